@@ -1,0 +1,76 @@
+package dev.lockstep;
+
+import java.util.Collections;
+import java.util.EnumSet;
+import java.util.Objects;
+import java.util.Set;
+import java.util.UUID;
+import java.util.concurrent.ConcurrentHashMap;
+import java.util.concurrent.ConcurrentMap;
+import redis.clients.jedis.UnifiedJedis;
+
+/** What every stage's {@link Locks} shares: the client id, one lock object per name, and the closed state. */
+public abstract class AbstractLocks implements Locks {
+
+    private final UnifiedJedis redis;
+    private final LockOptions options;
+    private final Set<Guarantee> guarantees;
+    private final String clientId = UUID.randomUUID().toString();
+    private final ConcurrentMap<String, DistLock> locks = new ConcurrentHashMap<>();
+    private volatile boolean closed;
+
+    /** A client over {@code redis} (not owned: {@link #close()} leaves it open) that claims {@code guarantees}. */
+    protected AbstractLocks(UnifiedJedis redis, LockOptions options, Set<Guarantee> guarantees) {
+        this.redis = Objects.requireNonNull(redis, "redis must not be null");
+        this.options = Objects.requireNonNull(options, "options must not be null");
+        this.guarantees = Collections.unmodifiableSet(guarantees.isEmpty()
+                ? EnumSet.noneOf(Guarantee.class) : EnumSet.copyOf(guarantees));
+    }
+
+    /** Creates the stage's lock object for {@code name}; called once per name. */
+    protected abstract DistLock newLock(String name);
+
+    @Override
+    public final DistLock get(String name) {
+        Args.name(name, "name");
+        if (closed) {
+            throw new IllegalStateException("this Locks is closed; cannot get lock '" + name + "'");
+        }
+        return locks.computeIfAbsent(name, this::newLock);
+    }
+
+    @Override
+    public final String clientId() {
+        return clientId;
+    }
+
+    @Override
+    public final Set<Guarantee> guarantees() {
+        return guarantees;
+    }
+
+    @Override
+    public void close() {
+        closed = true;
+    }
+
+    /** Whether {@link #close()} was called. */
+    protected final boolean isClosed() {
+        return closed;
+    }
+
+    /** The Redis every lock of this client talks to. */
+    protected final UnifiedJedis redis() {
+        return redis;
+    }
+
+    /** The options this client was built with. */
+    public final LockOptions options() {
+        return options;
+    }
+
+    @Override
+    public String toString() {
+        return getClass().getSimpleName() + "[" + clientId + "]";
+    }
+}

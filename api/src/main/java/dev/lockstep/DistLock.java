@@ -1,0 +1,35 @@
+package dev.lockstep;
+
+import java.time.Duration;
+import java.util.concurrent.locks.Condition;
+import java.util.concurrent.locks.Lock;
+
+/**
+ * A lock whose state lives in Redis, shared by every process that uses the same name.
+ *
+ * <p>{@code lease == null} means the stage's default: the fixed lease of {@link LockOptions#lease()}
+ * in the stages before the watchdog. A lease bounds how long a crashed holder blocks everyone else.
+ */
+public interface DistLock extends Lock {
+
+    /** The lock's name, as given to {@link Locks#get(String)}. */
+    String name();
+
+    /** Blocks until the lock is held for {@code lease} (null: the stage's default), ignoring interrupts as {@link Lock#lock()} does. */
+    void lock(Duration lease);
+
+    /** Waits at most {@code wait} (zero: one attempt) to take the lock for {@code lease}; true when taken. */
+    boolean tryLock(Duration wait, Duration lease) throws InterruptedException;
+
+    /**
+     * Whether this thread holds the lock, as far as this stage can tell. Stages without a
+     * lease-loss signal cannot tell that a lease ran out, so they may answer true too long.
+     */
+    boolean isHeldByCurrentThread();
+
+    /** Conditions need a local monitor; a distributed lock has none. */
+    @Override
+    default Condition newCondition() {
+        throw new UnsupportedOperationException("a distributed lock has no conditions: " + name());
+    }
+}

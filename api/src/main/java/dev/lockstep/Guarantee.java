@@ -1,0 +1,19 @@
+package dev.lockstep;
+
+/** A promise a stage makes; each one has a scenario in the contract suite that tries to break it. */
+public enum Guarantee {
+    /** A holder that dies cannot block the lock forever: its lease runs out. */
+    LIVENESS_AFTER_CRASH,
+    /** Only the owner's unlock releases the lock; anyone else's is refused. */
+    OWNER_ONLY_RELEASE,
+    /** A holder may take the same lock again and must unlock as often. */
+    REENTRANT,
+    /** A live holder keeps the lock however long its work takes. */
+    LEASE_RENEWAL,
+    /** A holder that loses its lease is told before another client can hold the lock. */
+    LEASE_LOSS_SIGNAL,
+    /** Waiters sleep until a release instead of polling Redis. */
+    EFFICIENT_WAIT,
+    /** The lock survives the loss of a Redis master. */
+    FAILOVER_SAFE
+}

@@ -1,0 +1,54 @@
+package dev.lockstep;
+
+import java.io.IOException;
+import java.io.InputStream;
+import java.io.UncheckedIOException;
+import java.nio.charset.StandardCharsets;
+import java.security.MessageDigest;
+import java.security.NoSuchAlgorithmException;
+import java.util.HexFormat;
+import java.util.List;
+import redis.clients.jedis.UnifiedJedis;
+import redis.clients.jedis.exceptions.JedisNoScriptException;
+
+/** A Lua script kept as a {@code .lua} resource beside the class that runs it; sent by SHA, by body only when Redis lacks it. */
+public final class LuaScript {
+
+    private final String body;
+    private final String sha;
+
+    private LuaScript(String body) {
+        this.body = body;
+        this.sha = sha1(body);
+    }
+
+    /** Loads {@code resource} from the package of {@code owner}. */
+    public static LuaScript load(Class<?> owner, String resource) {
+        try (InputStream in = owner.getResourceAsStream(resource)) {
+            if (in == null) {
+                throw new IllegalStateException("no script " + resource + " beside " + owner.getName());
+            }
+            return new LuaScript(new String(in.readAllBytes(), StandardCharsets.UTF_8));
+        } catch (IOException e) {
+            throw new UncheckedIOException(e);
+        }
+    }
+
+    /** Runs the script: one round trip, or two the first time a server sees it. */
+    public Object run(UnifiedJedis redis, List<String> keys, List<String> args) {
+        try {
+            return redis.evalsha(sha, keys, args);
+        } catch (JedisNoScriptException e) {
+            return redis.eval(body, keys, args);
+        }
+    }
+
+    private static String sha1(String text) {
+        try {
+            byte[] digest = MessageDigest.getInstance("SHA-1").digest(text.getBytes(StandardCharsets.UTF_8));
+            return HexFormat.of().formatHex(digest);
+        } catch (NoSuchAlgorithmException e) {
+            throw new IllegalStateException("every JDK has SHA-1", e);
+        }
+    }
+}

@@ -1,0 +1,261 @@
+package dev.lockstep.testkit;
+
+import java.io.IOException;
+import java.io.UncheckedIOException;
+import java.net.ServerSocket;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.time.Duration;
+import java.util.ArrayList;
+import java.util.Comparator;
+import java.util.List;
+import java.util.Set;
+import java.util.concurrent.ConcurrentHashMap;
+import java.util.concurrent.TimeUnit;
+import java.util.stream.Stream;
+import redis.clients.jedis.HostAndPort;
+import redis.clients.jedis.Jedis;
+import redis.clients.jedis.exceptions.JedisException;
+
+/**
+ * A {@code redis-server} child process on a free loopback port.
+ *
+ * <p>No server outlives the JVM: a shutdown hook kills every live node, and each server has a
+ * tiny shell watchdog that SIGKILLs it once the JVM is gone, even after {@code kill -9} of the JVM.
+ */
+final class ProcessRedisNode implements RedisNode {
+
+    private static final String HOST = "127.0.0.1";
+    private static final Duration STARTUP = Duration.ofSeconds(10);
+    private static final Set<ProcessRedisNode> LIVE = ConcurrentHashMap.newKeySet();
+
+    static {
+        Runtime.getRuntime().addShutdownHook(new Thread(() -> LIVE.forEach(ProcessRedisNode::destroy),
+                "lockstep-redis-reaper"));
+    }
+
+    private final RedisBinary binary = RedisBinary.get();
+    private final NodeConfig config;
+    private final Path dir;
+    private final List<FaultyLink> links = new ArrayList<>();
+    private volatile int port;
+    private volatile Process process;
+
+    ProcessRedisNode(NodeConfig config) {
+        this.config = config;
+        try {
+            this.dir = Files.createTempDirectory("lockstep-redis");
+        } catch (IOException e) {
+            throw new UncheckedIOException(e);
+        }
+        LIVE.add(this);
+        startOnFreePort();
+    }
+
+    @Override
+    public HostAndPort address() {
+        return new HostAndPort(HOST, port);
+    }
+
+    @Override
+    public synchronized void kill() {
+        Process p = process;
+        if (p != null && p.isAlive()) {
+            p.destroyForcibly();
+            waitFor(p);
+        }
+    }
+
+    @Override
+    public synchronized void start() {
+        if (process != null && process.isAlive()) {
+            throw new IllegalStateException(label() + " is already running");
+        }
+        process = launch(port);
+        awaitReady(process);
+    }
+
+    @Override
+    public void pause() {
+        signal("STOP");
+    }
+
+    @Override
+    public void resume() {
+        signal("CONT");
+    }
+
+    @Override
+    public synchronized FaultyLink replicaOf(RedisNode master) {
+        FaultyLink link = FaultyLink.to(master.address());
+        links.add(link);
+        try (Jedis admin = admin()) {
+            admin.replicaof(link.address().getHost(), link.address().getPort());
+        }
+        return link;
+    }
+
+    @Override
+    public void promote() {
+        try (Jedis admin = admin()) {
+            admin.replicaofNoOne();
+        }
+    }
+
+    @Override
+    public synchronized void close() {
+        LIVE.remove(this);
+        destroy();
+        links.forEach(FaultyLink::close);
+        links.clear();
+        deleteDir();
+    }
+
+    @Override
+    public String toString() {
+        return label();
+    }
+
+    private void destroy() {
+        Process p = process;
+        if (p != null) {
+            p.destroyForcibly();
+            waitFor(p);
+        }
+    }
+
+    private void startOnFreePort() {
+        long deadline = System.nanoTime() + STARTUP.toNanos();
+        RuntimeException last = null;
+        while (System.nanoTime() < deadline) {
+            int candidate = freePort();
+            Process p = launch(candidate);
+            try {
+                awaitReady(p, candidate);
+                port = candidate;
+                process = p;
+                return;
+            } catch (RuntimeException e) {
+                // Another process took the port between our probe and the server's bind: try another.
+                p.destroyForcibly();
+                waitFor(p);
+                last = e;
+            }
+        }
+        throw new IllegalStateException("could not start redis-server within " + STARTUP, last);
+    }
+
+    private Process launch(int onPort) {
+        List<String> command = new ArrayList<>(List.of(binary.path().toString(),
+                "--port", Integer.toString(onPort),
+                "--bind", HOST,
+                "--protected-mode", "no",
+                "--daemonize", "no",
+                "--save", "",
+                "--dir", dir.toString(),
+                "--hz", "100",
+                "--logfile", dir.resolve("redis-" + onPort + ".log").toString()));
+        if (config.aof()) {
+            command.addAll(List.of("--appendonly", "yes", "--appendfsync", "always"));
+        } else {
+            command.addAll(List.of("--appendonly", "no"));
+        }
+        try {
+            Process p = new ProcessBuilder(command)
+                    .redirectErrorStream(true)
+                    .redirectOutput(ProcessBuilder.Redirect.DISCARD)
+                    .start();
+            watchParent(p);
+            return p;
+        } catch (IOException e) {
+            throw new UncheckedIOException("cannot start " + binary.path(), e);
+        }
+    }
+
+    /** A shell loop that SIGKILLs the server once this JVM is gone (the shutdown hook cannot run after kill -9). */
+    private static void watchParent(Process server) throws IOException {
+        String script = "while kill -0 $0 2>/dev/null && kill -0 $1 2>/dev/null; do sleep 0.5; done; kill -9 $1 2>/dev/null";
+        new ProcessBuilder("sh", "-c", script, Long.toString(ProcessHandle.current().pid()), Long.toString(server.pid()))
+                .redirectErrorStream(true)
+                .redirectOutput(ProcessBuilder.Redirect.DISCARD)
+                .start();
+    }
+
+    private void awaitReady(Process p) {
+        awaitReady(p, port);
+    }
+
+    private void awaitReady(Process p, int onPort) {
+        long deadline = System.nanoTime() + STARTUP.toNanos();
+        while (true) {
+            if (!p.isAlive()) {
+                throw new IllegalStateException("redis-server on port " + onPort + " exited with " + p.exitValue()
+                        + "; see " + dir.resolve("redis-" + onPort + ".log"));
+            }
+            try (Jedis probe = new Jedis(HOST, onPort, 200)) {
+                if ("PONG".equals(probe.ping())) {
+                    return;
+                }
+            } catch (JedisException e) {
+                if (System.nanoTime() > deadline) {
+                    throw new IllegalStateException("redis-server on port " + onPort + " did not answer within " + STARTUP, e);
+                }
+            }
+            sleep(Duration.ofMillis(10));
+        }
+    }
+
+    private void signal(String name) {
+        Process p = process;
+        if (p == null || !p.isAlive()) {
+            throw new IllegalStateException(label() + " is not running");
+        }
+        try {
+            Process kill = new ProcessBuilder("kill", "-" + name, Long.toString(p.pid())).start();
+            if (!kill.waitFor(5, TimeUnit.SECONDS) || kill.exitValue() != 0) {
+                throw new IllegalStateException("kill -" + name + " " + p.pid() + " failed");
+            }
+        } catch (IOException e) {
+            throw new UncheckedIOException(e);
+        } catch (InterruptedException e) {
+            Thread.currentThread().interrupt();
+            throw new IllegalStateException("interrupted while signalling " + label(), e);
+        }
+    }
+
+    private static int freePort() {
+        try (ServerSocket socket = new ServerSocket(0)) {
+            socket.setReuseAddress(true);
+            return socket.getLocalPort();
+        } catch (IOException e) {
+            throw new UncheckedIOException(e);
+        }
+    }
+
+    private static void waitFor(Process p) {
+        try {
+            if (!p.waitFor(10, TimeUnit.SECONDS)) {
+                throw new IllegalStateException("redis-server " + p.pid() + " did not die after SIGKILL");
+            }
+        } catch (InterruptedException e) {
+            Thread.currentThread().interrupt();
+        }
+    }
+
+    private static void sleep(Duration duration) {
+        try {
+            Thread.sleep(duration.toMillis());
+        } catch (InterruptedException e) {
+            Thread.currentThread().interrupt();
+            throw new IllegalStateException("interrupted while starting redis-server", e);
+        }
+    }
+
+    private void deleteDir() {
+        try (Stream<Path> files = Files.walk(dir)) {
+            files.sorted(Comparator.reverseOrder()).forEach(path -> path.toFile().delete());
+        } catch (IOException e) {
+            // Temp files only; the OS cleans the temp dir eventually.
+        }
+    }
+}

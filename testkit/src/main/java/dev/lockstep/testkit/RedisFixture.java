@@ -1,0 +1,66 @@
+package dev.lockstep.testkit;
+
+import java.util.ArrayList;
+import java.util.List;
+
+/**
+ * Starts real Redis nodes and stops them all at {@link #close()}. {@code -Dlockstep.redis=docker}
+ * starts them in containers (Testcontainers); the default starts {@code redis-server} processes.
+ */
+public interface RedisFixture extends AutoCloseable {
+
+    /** The fixture {@code -Dlockstep.redis} asks for: {@code process} (default) or {@code docker}. */
+    static RedisFixture fromSystemProperty() {
+        String kind = System.getProperty("lockstep.redis", "process");
+        return switch (kind.isBlank() ? "process" : kind) {
+            case "process" -> processes();
+            case "docker" -> new DockerRedisFixture();
+            default -> throw new IllegalArgumentException("-Dlockstep.redis must be process or docker, was " + kind);
+        };
+    }
+
+    /** Nodes as {@code redis-server} child processes. */
+    static RedisFixture processes() {
+        return new ProcessFixture();
+    }
+
+    /** A new node with default settings. */
+    default RedisNode start() {
+        return start(NodeConfig.defaults());
+    }
+
+    /** A new node. */
+    RedisNode start(NodeConfig config);
+
+    /** What runs the nodes, for logs: binary and version, or image. */
+    String description();
+
+    /** Stops every node this fixture started. */
+    @Override
+    void close();
+
+    /** The default fixture: child processes of this JVM. */
+    final class ProcessFixture implements RedisFixture {
+
+        private final List<RedisNode> nodes = new ArrayList<>();
+
+        @Override
+        public synchronized RedisNode start(NodeConfig config) {
+            RedisNode node = new ProcessRedisNode(config);
+            nodes.add(node);
+            return node;
+        }
+
+        @Override
+        public String description() {
+            RedisBinary binary = RedisBinary.get();
+            return "redis-server " + binary.version() + " (" + binary.source() + ")";
+        }
+
+        @Override
+        public synchronized void close() {
+            nodes.forEach(RedisNode::close);
+            nodes.clear();
+        }
+    }
+}

@@ -1,0 +1,81 @@
+package dev.lockstep.testkit;
+
+import java.time.Duration;
+import redis.clients.jedis.DefaultJedisClientConfig;
+import redis.clients.jedis.HostAndPort;
+import redis.clients.jedis.Jedis;
+import redis.clients.jedis.RedisClient;
+
+/**
+ * One real Redis server with the faults the scenarios inject. Started by a {@link RedisFixture};
+ * {@link #close()} stops it for good.
+ */
+public interface RedisNode extends AutoCloseable {
+
+    /** Timeouts for clients the scenarios open: short, so a dead node fails a call quickly. */
+    Duration CLIENT_TIMEOUT = Duration.ofMillis(1000);
+
+    /** Where clients connect. */
+    HostAndPort address();
+
+    /** A short name for logs and timelines, e.g. {@code redis:6412}. */
+    default String label() {
+        return "redis:" + address().getPort();
+    }
+
+    /** A new pooled client of this node with {@link #CLIENT_TIMEOUT}; the caller closes it. */
+    default RedisClient newClient() {
+        return newClient(address());
+    }
+
+    /** A new pooled client of {@code address} (a node, or a {@link FaultyLink} in front of one); the caller closes it. */
+    static RedisClient newClient(HostAndPort address) {
+        int timeout = (int) CLIENT_TIMEOUT.toMillis();
+        return RedisClient.builder()
+                .hostAndPort(address)
+                .clientConfig(DefaultJedisClientConfig.builder()
+                        .connectionTimeoutMillis(timeout)
+                        .socketTimeoutMillis(timeout)
+                        .build())
+                .build();
+    }
+
+    /** A single admin connection for set-up commands; the caller closes it. */
+    default Jedis admin() {
+        return new Jedis(address(), DefaultJedisClientConfig.builder()
+                .connectionTimeoutMillis((int) CLIENT_TIMEOUT.toMillis())
+                .socketTimeoutMillis((int) CLIENT_TIMEOUT.toMillis())
+                .build());
+    }
+
+    /** SIGKILL: the server dies at once, losing everything not on disk. */
+    void kill();
+
+    /** Starts a killed node again on the same port; with AOF on, it reloads what was fsynced. */
+    void start();
+
+    /** {@link #kill()} then {@link #start()}. */
+    default void restart() {
+        kill();
+        start();
+    }
+
+    /** SIGSTOP: the server stalls, connections stay open, nothing is answered. */
+    void pause();
+
+    /** SIGCONT after {@link #pause()}. */
+    void resume();
+
+    /**
+     * Makes this node a replica of {@code master}, through a {@link FaultyLink} the caller can cut
+     * (the returned link is closed with this node).
+     */
+    FaultyLink replicaOf(RedisNode master);
+
+    /** {@code REPLICAOF NO ONE}: a replica becomes a master, with whatever it has. */
+    void promote();
+
+    /** Stops the node for good and removes its files. */
+    @Override
+    void close();
+}

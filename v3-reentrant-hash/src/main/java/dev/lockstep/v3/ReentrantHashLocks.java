@@ -1,0 +1,61 @@
+package dev.lockstep.v3;
+
+import dev.lockstep.AbstractDistLock;
+import dev.lockstep.AbstractLocks;
+import dev.lockstep.DistLock;
+import dev.lockstep.Guarantee;
+import dev.lockstep.LockOptions;
+import dev.lockstep.LuaScript;
+import java.util.EnumSet;
+import java.util.List;
+import redis.clients.jedis.UnifiedJedis;
+
+/**
+ * Stage 3: the lock is a hash from owner ({@code clientId:threadId}) to hold count, Redisson's
+ * layout. The owner may take it again (count + 1) and must unlock as often; only the last unlock
+ * deletes it. Ownership lives in Redis, so a thread asks Redis whether it holds the lock.
+ *
+ * <p>The lease is still fixed: work that outlasts it loses the lock, silently.
+ */
+public final class ReentrantHashLocks extends AbstractLocks {
+
+    private static final LuaScript LOCK = LuaScript.load(ReentrantHashLocks.class, "lock.lua");
+    private static final LuaScript UNLOCK = LuaScript.load(ReentrantHashLocks.class, "unlock.lua");
+
+    /** A client of the stage-3 lock over {@code redis}. */
+    public ReentrantHashLocks(UnifiedJedis redis, LockOptions options) {
+        super(redis, options, EnumSet.of(
+                Guarantee.LIVENESS_AFTER_CRASH, Guarantee.OWNER_ONLY_RELEASE, Guarantee.REENTRANT));
+    }
+
+    @Override
+    protected DistLock newLock(String name) {
+        return new ReentrantHashLock(name);
+    }
+
+    private final class ReentrantHashLock extends AbstractDistLock {
+
+        ReentrantHashLock(String name) {
+            super(name, ReentrantHashLocks.this);
+        }
+
+        @Override
+        protected boolean tryAcquireOnce(long leaseMillis) {
+            return LOCK.run(redis(), List.of(key()), List.of(Long.toString(leaseMillis), threadOwner())) == null;
+        }
+
+        @Override
+        protected void release() {
+            if (UNLOCK.run(redis(), List.of(key()), List.of(threadOwner())) == null) {
+                throw new IllegalMonitorStateException("lock '" + name()
+                        + "' is not held by this thread (never taken, already released, or its lease ran out)");
+            }
+        }
+
+        /** Asks Redis: the owner field is there only while this thread holds the lock. */
+        @Override
+        public boolean isHeldByCurrentThread() {
+            return redis().hexists(key(), threadOwner());
+        }
+    }
+}
