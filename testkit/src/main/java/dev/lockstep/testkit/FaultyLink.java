@@ -1,14 +1,222 @@
 package dev.lockstep.testkit;
 
+import java.io.IOException;
+import java.io.InputStream;
+import java.io.OutputStream;
+import java.io.UncheckedIOException;
+import java.net.InetAddress;
+import java.net.InetSocketAddress;
+import java.net.ServerSocket;
+import java.net.Socket;
 import java.time.Duration;
+import java.util.Set;
+import java.util.concurrent.ConcurrentHashMap;
+import java.util.concurrent.TimeUnit;
+import java.util.concurrent.atomic.AtomicInteger;
 import redis.clients.jedis.HostAndPort;
 
-/** Placeholder: being written (see helper task). */
+/**
+ * A loopback TCP proxy in front of one Redis node that can cut or slow the traffic through it:
+ * a partition of whoever connects through it, and of no one else.
+ *
+ * <p>Each accepted connection gets two daemon threads, one per direction, doing blocking
+ * read-then-forward; faults are decided per chunk, so they apply to open and new connections alike.
+ */
 public final class FaultyLink implements AutoCloseable {
-    public static FaultyLink to(HostAndPort target) { throw new UnsupportedOperationException(); }
-    public HostAndPort address() { throw new UnsupportedOperationException(); }
-    public void blackhole() { throw new UnsupportedOperationException(); }
-    public void delay(Duration delay) { throw new UnsupportedOperationException(); }
-    public void heal() { throw new UnsupportedOperationException(); }
-    @Override public void close() { }
+
+    private static final String HOST = "127.0.0.1";
+    private static final int CONNECT_TIMEOUT_MILLIS = 1000;
+    private static final Duration JOIN_TIMEOUT = Duration.ofSeconds(5);
+
+    private final HostAndPort target;
+    private final ServerSocket server;
+    private final String threadPrefix;
+    private final Set<Pipe> pipes = ConcurrentHashMap.newKeySet();
+    private final Set<Thread> threads = ConcurrentHashMap.newKeySet();
+    private final AtomicInteger connections = new AtomicInteger();
+    private volatile boolean blackholed;
+    private volatile Duration delay = Duration.ZERO;
+    private volatile boolean closed;
+
+    private FaultyLink(HostAndPort target, ServerSocket server) {
+        this.target = target;
+        this.server = server;
+        this.threadPrefix = "lockstep-faultylink-" + server.getLocalPort() + "-";
+    }
+
+    /** Starts a proxy on a free loopback port that forwards every connection to {@code target}. */
+    public static FaultyLink to(HostAndPort target) {
+        ServerSocket server;
+        try {
+            server = new ServerSocket(0, 50, InetAddress.getByName(HOST));
+        } catch (IOException e) {
+            throw new UncheckedIOException("cannot open a FaultyLink listener", e);
+        }
+        FaultyLink link = new FaultyLink(target, server);
+        link.startThread("accept", link::acceptLoop);
+        return link;
+    }
+
+    /** Where clients connect instead of the target. */
+    public HostAndPort address() {
+        return new HostAndPort(HOST, server.getLocalPort());
+    }
+
+    /** Silently drops every byte in both directions, on open and new connections, until {@link #heal()}. */
+    public synchronized void blackhole() {
+        blackholed = true;
+    }
+
+    /** Forwards each chunk only {@code delay} after it was read, keeping the order per direction. */
+    public void delay(Duration delay) {
+        if (delay.isNegative()) {
+            throw new IllegalArgumentException("delay must not be negative: " + delay);
+        }
+        this.delay = delay;
+    }
+
+    /** Back to plain forwarding; connections that lost bytes while blackholed are reset. */
+    public synchronized void heal() {
+        blackholed = false;
+        delay = Duration.ZERO;
+        // A TCP stream with a hole in it never happens on a real network: the peers would either get
+        // the bytes late (retransmission) or lose the connection. Forwarding again after a hole would
+        // silently desync a replica (it keeps counting offsets over missing writes and never asks for
+        // a resync), so such connections are reset: peers reconnect, and a replica PSYNCs what it lacks.
+        pipes.stream().filter(pipe -> pipe.lostBytes).forEach(Pipe::close);
+    }
+
+    /** Closes the listener and every connection, and ends every thread this link started. */
+    @Override
+    public void close() {
+        synchronized (this) {
+            if (closed) {
+                return;
+            }
+            closed = true;
+        }
+        closeQuietly(server);
+        // Pipes are created by the accept thread only: once it has ended, the set is final.
+        Thread acceptor = threads.stream().filter(t -> t.getName().endsWith("-accept")).findFirst().orElse(null);
+        join(acceptor, System.nanoTime() + JOIN_TIMEOUT.toNanos());
+        pipes.forEach(Pipe::close);
+        // mutant
+        long deadline = System.nanoTime() + JOIN_TIMEOUT.toNanos();
+        threads.forEach(thread -> join(thread, deadline));
+    }
+
+    @Override
+    public String toString() {
+        return "FaultyLink(" + address() + " -> " + target + ")";
+    }
+
+    private void acceptLoop() {
+        while (!closed) {
+            Socket client;
+            try {
+                client = server.accept();
+            } catch (IOException e) {
+                return; // listener closed by close()
+            }
+            // Forget finished connections so a long test does not accumulate dead threads.
+            threads.removeIf(thread -> !thread.isAlive());
+            Socket upstream = new Socket();
+            try {
+                client.setTcpNoDelay(true);
+                upstream.setTcpNoDelay(true);
+                upstream.connect(new InetSocketAddress(target.getHost(), target.getPort()), CONNECT_TIMEOUT_MILLIS);
+            } catch (IOException e) {
+                // Target down: the client sees its connection closed, as with a dead server.
+                closeQuietly(client);
+                closeQuietly(upstream);
+                continue;
+            }
+            Pipe pipe = new Pipe(client, upstream);
+            pipes.add(pipe);
+            int n = connections.incrementAndGet();
+            startThread(n + "-up", () -> pump(client, upstream, pipe));
+            startThread(n + "-down", () -> pump(upstream, client, pipe));
+        }
+    }
+
+    /** Copies one direction of one connection until either side closes; then closes both. */
+    private void pump(Socket from, Socket to, Pipe pipe) {
+        byte[] buffer = new byte[16 * 1024];
+        try {
+            InputStream in = from.getInputStream();
+            OutputStream out = to.getOutputStream();
+            int n;
+            while ((n = in.read(buffer)) != -1) {
+                long delayNanos = delay.toNanos();
+                if (delayNanos > 0) {
+                    // Sleeping in the reader keeps the order and adds at least the delay to each chunk.
+                    TimeUnit.NANOSECONDS.sleep(delayNanos);
+                }
+                if (dropped(pipe)) {
+                    continue;
+                }
+                out.write(buffer, 0, n);
+                out.flush();
+            }
+        } catch (IOException | InterruptedException e) {
+            // Peer gone, or the link was closed or healed: this connection is over.
+        } finally {
+            pipe.close();
+        }
+    }
+
+    /** Whether this chunk falls into the blackhole; atomic with {@link #heal()} so no hole goes unnoticed. */
+    private synchronized boolean dropped(Pipe pipe) {
+        if (blackholed) {
+            pipe.lostBytes = true;
+        }
+        return blackholed;
+    }
+
+    private void startThread(String suffix, Runnable body) {
+        Thread thread = new Thread(body, threadPrefix + suffix);
+        thread.setDaemon(true);
+        threads.add(thread);
+        thread.start();
+    }
+
+    private static void join(Thread thread, long deadlineNanos) {
+        if (thread == null) {
+            return;
+        }
+        try {
+            thread.join(Math.max(1, TimeUnit.NANOSECONDS.toMillis(deadlineNanos - System.nanoTime())));
+        } catch (InterruptedException e) {
+            Thread.currentThread().interrupt();
+        }
+        if (thread.isAlive()) {
+            throw new IllegalStateException(thread.getName() + " did not end within " + JOIN_TIMEOUT);
+        }
+    }
+
+    private static void closeQuietly(AutoCloseable closeable) {
+        try {
+            closeable.close();
+        } catch (Exception e) {
+            // Already closed or broken: either way it is gone.
+        }
+    }
+
+    /** One proxied connection: closing either socket ends both pump threads. */
+    private final class Pipe {
+        private final Socket client;
+        private final Socket upstream;
+        private volatile boolean lostBytes;
+
+        Pipe(Socket client, Socket upstream) {
+            this.client = client;
+            this.upstream = upstream;
+        }
+
+        void close() {
+            pipes.remove(this);
+            closeQuietly(client);
+            closeQuietly(upstream);
+        }
+    }
 }

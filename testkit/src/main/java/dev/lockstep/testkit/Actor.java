@@ -1,0 +1,121 @@
+package dev.lockstep.testkit;
+
+import dev.lockstep.DistLock;
+import dev.lockstep.LockException;
+import dev.lockstep.Locks;
+import dev.lockstep.testkit.History.Kind;
+import java.time.Duration;
+import java.util.concurrent.atomic.AtomicInteger;
+
+/**
+ * A client in a scenario's story ("A", "B", ...): one {@link Locks} of the stage under test,
+ * whose every lock call, critical section and unlock lands in the {@link History}.
+ */
+public final class Actor {
+
+    private final String name;
+    private final Locks locks;
+    private final Duration defaultLease;
+    private final History history;
+    private final AtomicInteger depth = new AtomicInteger();
+
+    Actor(String name, Locks locks, Duration defaultLease, History history) {
+        this.name = name;
+        this.locks = locks;
+        this.defaultLease = defaultLease;
+        this.history = history;
+    }
+
+    /** The actor's name in the timeline. */
+    public String name() {
+        return name;
+    }
+
+    /** The stage client behind this actor. */
+    public Locks locks() {
+        return locks;
+    }
+
+    /** Tries to take lock {@code lockName} within {@code wait} for {@code lease} (null: the stage's default). */
+    public boolean tryLock(String lockName, Duration wait, Duration lease) throws InterruptedException {
+        DistLock lock = locks.get(lockName);
+        long start = history.now();
+        boolean taken;
+        try {
+            taken = lock.tryLock(wait, lease);
+        } catch (LockException e) {
+            history.denied(name, start, "lock failed: " + e.getMessage());
+            return false;
+        }
+        Duration effective = lease != null ? lease : defaultLease;
+        if (taken) {
+            int holds = depth.incrementAndGet();
+            String what = holds > 1 ? "re-locked (hold " + holds + ")" : "locked";
+            history.acquired(name, start, effective, holds, what + leaseNote(lease));
+        } else {
+            history.denied(name, start, "gave up after " + (history.now() - start) / 1_000_000 + " ms"
+                    + (depth.get() > 0 ? " though it holds the lock" : ""));
+        }
+        return taken;
+    }
+
+    /** Records entering the critical section. */
+    public void enter(String detail) {
+        history.record(name, Kind.ENTER, detail);
+    }
+
+    /** Records leaving the critical section. */
+    public void exit(String detail) {
+        history.record(name, Kind.EXIT, detail);
+    }
+
+    /** Records a step of the story that is neither a lock call nor a critical section. */
+    public void note(String detail) {
+        history.record(name, Kind.NOTE, detail);
+    }
+
+    /** The critical section: records enter and exit around {@code work}. */
+    public void critical(Duration work) throws InterruptedException {
+        critical(work, null);
+    }
+
+    /** The critical section with a read-modify-write of {@code counter} around {@code work}, as unprotected code would do it. */
+    public void critical(Duration work, ProtectedCounter counter) throws InterruptedException {
+        long read = counter == null ? 0 : counter.read();
+        enter(counter == null ? "enter" : "enter, read counter=" + read);
+        Thread.sleep(work.toMillis());
+        if (counter != null) {
+            counter.write(read + 1);
+        }
+        exit(counter == null ? "exit" : "exit, wrote counter=" + (read + 1));
+    }
+
+    /** Unlocks {@code lockName}; true when the stage accepted the unlock, false when it refused. */
+    public boolean unlock(String lockName) {
+        // Recorded at the call's start: another client may take the released lock before the call returns.
+        long start = history.now();
+        try {
+            locks.get(lockName).unlock();
+            history.unlocked(start, name, Math.max(0, depth.decrementAndGet()), "unlock");
+            return true;
+        } catch (IllegalMonitorStateException e) {
+            depth.set(0);
+            history.recordAt(start, name, Kind.UNLOCK_REFUSED, "unlock refused: " + e.getMessage());
+            return false;
+        } catch (LockException e) {
+            history.recordAt(start, name, Kind.UNLOCK_REFUSED, "unlock failed: " + e.getMessage());
+            return false;
+        }
+    }
+
+    /** Stops this client without unlocking, as a crash would (background work stops, locks stay until they expire). */
+    public void crash() {
+        locks.close();
+        depth.set(0);
+        history.record(name, Kind.FAULT, "crashed without unlocking");
+    }
+
+    private static String leaseNote(Duration lease) {
+        return lease == null ? "" : " (lease " + lease.toMillis() + " ms)";
+    }
+}

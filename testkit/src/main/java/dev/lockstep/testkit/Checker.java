@@ -1,0 +1,113 @@
+package dev.lockstep.testkit;
+
+import dev.lockstep.testkit.History.Event;
+import dev.lockstep.testkit.History.Kind;
+import java.util.ArrayList;
+import java.util.HashMap;
+import java.util.List;
+import java.util.Map;
+
+/** Judges a {@link History}: the violations a lock exists to prevent, found from the recorded events alone. */
+public final class Checker {
+
+    /** Redis may expire a key up to a millisecond early by its clock; allow a little more. */
+    private static final long EXPIRY_TOLERANCE_NANOS = 10_000_000;
+
+    private Checker() {
+    }
+
+    /** A critical section of one actor, from enter to exit (or to the end of the history, if it never left). */
+    public record Section(String actor, long from, long to) {
+    }
+
+    /** Two actors inside the critical section at once: mutual exclusion broken. */
+    public record Overlap(Section first, Section second) {
+
+        /** When both were inside. */
+        public long from() {
+            return Math.max(first.from, second.from);
+        }
+
+        @Override
+        public String toString() {
+            return first.actor + " and " + second.actor + " were both inside from " + from() / 1_000_000 + " ms to "
+                    + Math.min(first.to, second.to) / 1_000_000 + " ms";
+        }
+    }
+
+    /**
+     * An actor acquired while another still held the lock with a lease that had surely not run out
+     * and had not started to unlock: someone removed a lock that was not theirs.
+     */
+    public record Intrusion(Event holder, Event intruder) {
+
+        @Override
+        public String toString() {
+            return intruder.actor() + " took the lock at " + intruder.millis() + " ms while " + holder.actor()
+                    + " held it (lease good until at least " + holder.leaseFloor() / 1_000_000 + " ms)";
+        }
+    }
+
+    /** Every critical section in the history. */
+    public static List<Section> sections(History history) {
+        List<Event> events = history.events();
+        long end = events.isEmpty() ? 0 : events.get(events.size() - 1).at();
+        Map<String, Long> open = new HashMap<>();
+        List<Section> sections = new ArrayList<>();
+        for (Event e : events) {
+            if (e.kind() == Kind.ENTER) {
+                open.put(e.actor(), e.at());
+            } else if (e.kind() == Kind.EXIT && open.containsKey(e.actor())) {
+                sections.add(new Section(e.actor(), open.remove(e.actor()), e.at()));
+            }
+        }
+        open.forEach((actor, from) -> sections.add(new Section(actor, from, end)));
+        return sections;
+    }
+
+    /** Pairs of critical sections of different actors that overlap in time. */
+    public static List<Overlap> overlaps(History history) {
+        List<Section> sections = sections(history);
+        List<Overlap> overlaps = new ArrayList<>();
+        for (int i = 0; i < sections.size(); i++) {
+            for (int j = i + 1; j < sections.size(); j++) {
+                Section a = sections.get(i);
+                Section b = sections.get(j);
+                if (!a.actor.equals(b.actor) && a.from < b.to && b.from < a.to) {
+                    overlaps.add(a.from <= b.from ? new Overlap(a, b) : new Overlap(b, a));
+                }
+            }
+        }
+        return overlaps;
+    }
+
+    /**
+     * Acquisitions made while another actor held the lock, inside its lease and before its last
+     * unlock began. Expiry can explain an overlap; nothing but a foreign release explains these.
+     */
+    public static List<Intrusion> intrusions(History history) {
+        Map<String, Event> holders = new HashMap<>();
+        List<Intrusion> intrusions = new ArrayList<>();
+        for (Event e : history.events()) {
+            switch (e.kind()) {
+                case ACQUIRED -> {
+                    for (Event held : holders.values()) {
+                        if (!held.actor().equals(e.actor()) && e.at() < held.leaseFloor() - EXPIRY_TOLERANCE_NANOS) {
+                            intrusions.add(new Intrusion(held, e));
+                        }
+                    }
+                    holders.putIfAbsent(e.actor(), e);
+                }
+                case UNLOCK -> {
+                    if (e.depth() == 0) {
+                        holders.remove(e.actor());
+                    }
+                }
+                case UNLOCK_REFUSED, LOST -> holders.remove(e.actor());
+                default -> {
+                }
+            }
+        }
+        return intrusions;
+    }
+}

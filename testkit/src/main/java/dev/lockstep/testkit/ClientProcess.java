@@ -1,0 +1,116 @@
+package dev.lockstep.testkit;
+
+import dev.lockstep.LockOptions;
+import dev.lockstep.testkit.History.Kind;
+import java.io.BufferedReader;
+import java.io.IOException;
+import java.io.InputStreamReader;
+import java.io.OutputStreamWriter;
+import java.io.UncheckedIOException;
+import java.io.Writer;
+import java.nio.charset.StandardCharsets;
+import java.nio.file.Path;
+import java.time.Duration;
+import java.util.List;
+import java.util.concurrent.BlockingQueue;
+import java.util.concurrent.LinkedBlockingQueue;
+import java.util.concurrent.TimeUnit;
+import redis.clients.jedis.HostAndPort;
+
+/**
+ * A lock holder in its own JVM ({@link ClientMain}), so that a crash is a real SIGKILL and a
+ * stop-the-world pause a real SIGSTOP: no shutdown hook, no finally block, no unlock.
+ */
+public final class ClientProcess implements AutoCloseable {
+
+    private static final Duration STARTUP = Duration.ofSeconds(30);
+
+    private final String name;
+    private final History history;
+    private final Duration defaultLease;
+    private final Process process;
+    private final Writer commands;
+    private final BlockingQueue<String> replies = new LinkedBlockingQueue<>();
+
+    ClientProcess(String name, Stage stage, HostAndPort redis, LockOptions options, History history) {
+        this.name = name;
+        this.history = history;
+        this.defaultLease = options.lease();
+        Path java = Path.of(System.getProperty("java.home"), "bin", "java");
+        List<String> command = List.of(java.toString(),
+                "-XX:TieredStopAtLevel=1", "-Xshare:auto", "-Xmx64m",
+                "-cp", System.getProperty("java.class.path"),
+                ClientMain.class.getName(), stage.locksClass().getName(),
+                redis.getHost(), Integer.toString(redis.getPort()),
+                Long.toString(options.lease().toMillis()), Long.toString(options.spinInterval().toMillis()));
+        try {
+            process = new ProcessBuilder(command).redirectError(ProcessBuilder.Redirect.DISCARD).start();
+        } catch (IOException e) {
+            throw new UncheckedIOException("cannot start a client JVM", e);
+        }
+        commands = new OutputStreamWriter(process.getOutputStream(), StandardCharsets.UTF_8);
+        Thread reader = new Thread(this::readReplies, "lockstep-client-" + name);
+        reader.setDaemon(true);
+        reader.start();
+        expect("ready", STARTUP);
+    }
+
+    /** Takes {@code lockName} in the child JVM for {@code lease} (null: the stage's default), waiting at most {@code wait}. */
+    public void lock(String lockName, Duration lease, Duration wait) {
+        long start = history.now();
+        send("lock " + lockName + " " + (lease == null ? "default" : Long.toString(lease.toMillis())));
+        expect("acquired", wait);
+        history.acquired(name, start, lease == null ? defaultLease : lease, 1, "locked in its own JVM (pid " + process.pid() + ")");
+    }
+
+    /** SIGKILL: the holder dies mid-work, with no chance to unlock. */
+    public void kill() {
+        process.destroyForcibly();
+        try {
+            process.waitFor(10, TimeUnit.SECONDS);
+        } catch (InterruptedException e) {
+            Thread.currentThread().interrupt();
+        }
+        history.record(name, Kind.FAULT, "killed (SIGKILL)");
+    }
+
+    @Override
+    public void close() {
+        process.destroyForcibly();
+    }
+
+    private void send(String line) {
+        try {
+            commands.write(line + "\n");
+            commands.flush();
+        } catch (IOException e) {
+            throw new UncheckedIOException("client " + name + " is gone", e);
+        }
+    }
+
+    private void expect(String reply, Duration within) {
+        try {
+            String got = replies.poll(within.toMillis(), TimeUnit.MILLISECONDS);
+            if (!reply.equals(got)) {
+                throw new IllegalStateException("client " + name + " answered " + got + " instead of " + reply
+                        + (got == null ? " within " + within.toMillis() + " ms" : ""));
+            }
+        } catch (InterruptedException e) {
+            Thread.currentThread().interrupt();
+            throw new IllegalStateException("interrupted while waiting for client " + name, e);
+        }
+    }
+
+    private void readReplies() {
+        try (BufferedReader out = new BufferedReader(
+                new InputStreamReader(process.getInputStream(), StandardCharsets.UTF_8))) {
+            for (String line = out.readLine(); line != null; line = out.readLine()) {
+                if (line.startsWith(ClientMain.REPLY)) {
+                    replies.add(line.substring(ClientMain.REPLY.length()));
+                }
+            }
+        } catch (IOException e) {
+            // The process died: the next expect() reports it.
+        }
+    }
+}

@@ -1,0 +1,129 @@
+package dev.lockstep.testkit;
+
+import java.time.Duration;
+import java.util.ArrayList;
+import java.util.Comparator;
+import java.util.LinkedHashSet;
+import java.util.List;
+import java.util.Set;
+
+/**
+ * What happened in one scenario run: timestamped events per actor (a client, or {@code redis}
+ * for server-side events), recorded live and judged afterwards by the {@link Checker}.
+ * Thread-safe; times are nanoseconds since the history began, on this JVM's monotonic clock.
+ */
+public final class History {
+
+    /** The actor name for events Redis itself reports (expiry, deletion) and for injected faults. */
+    public static final String REDIS = "redis";
+
+    /** What an event records. */
+    public enum Kind {
+        /** A lock call returned holding the lock. */
+        ACQUIRED,
+        /** A lock call gave up or failed. */
+        DENIED,
+        /** Entered the critical section. */
+        ENTER,
+        /** Left the critical section. */
+        EXIT,
+        /** An unlock call returned normally. */
+        UNLOCK,
+        /** An unlock call was refused (IllegalMonitorStateException). */
+        UNLOCK_REFUSED,
+        /** The holder was told it lost the lock. */
+        LOST,
+        /** Redis reports a key expired. */
+        EXPIRED,
+        /** Redis reports a key deleted. */
+        DELETED,
+        /** A fault was injected: a kill, a pause, a partition. */
+        FAULT,
+        /** Anything else worth a line in the timeline. */
+        NOTE
+    }
+
+    /**
+     * One event.
+     *
+     * @param at         when, in nanoseconds since the history began
+     * @param actor      who
+     * @param kind       what
+     * @param detail     a few words for the timeline
+     * @param since      for ACQUIRED and DENIED: when the lock call started; otherwise {@code at}
+     * @param leaseFloor for {@link Kind#ACQUIRED}: a time before which the lease surely had not run out
+     *                   (the attempt's start plus the lease), or {@link Long#MAX_VALUE} when unbounded
+     * @param depth      for ACQUIRED and UNLOCK: the hold count after the call (0 after the last unlock)
+     */
+    public record Event(long at, String actor, Kind kind, String detail, long since, long leaseFloor, int depth) {
+
+        /** Milliseconds since the history began. */
+        public long millis() {
+            return at / 1_000_000;
+        }
+    }
+
+    private final long origin = System.nanoTime();
+    private final List<Event> events = new ArrayList<>();
+
+    /** Nanoseconds since the history began. */
+    public long now() {
+        return System.nanoTime() - origin;
+    }
+
+    /** Records {@code kind} for {@code actor} now. */
+    public void record(String actor, Kind kind, String detail) {
+        long now = now();
+        add(new Event(now, actor, kind, detail, now, Long.MAX_VALUE, 0));
+    }
+
+    /** Records an acquisition whose attempt started at {@code attemptStart} for {@code lease}. */
+    public void acquired(String actor, long attemptStart, Duration lease, int depth, String detail) {
+        long floor = lease == null ? Long.MAX_VALUE : attemptStart + lease.toNanos();
+        add(new Event(now(), actor, Kind.ACQUIRED, detail, attemptStart, floor, depth));
+    }
+
+    /** Records a lock call that started at {@code attemptStart} and returned without the lock. */
+    public void denied(String actor, long attemptStart, String detail) {
+        add(new Event(now(), actor, Kind.DENIED, detail, attemptStart, Long.MAX_VALUE, 0));
+    }
+
+    /** Records an unlock call that started at {@code callStart} and returned, leaving {@code depth} holds. */
+    public void unlocked(long callStart, String actor, int depth, String detail) {
+        add(new Event(callStart, actor, Kind.UNLOCK, detail, callStart, Long.MAX_VALUE, depth));
+    }
+
+    /** Records an event at an earlier time (e.g. the start of a call that has just returned). */
+    public void recordAt(long at, String actor, Kind kind, String detail) {
+        add(new Event(at, actor, kind, detail, at, Long.MAX_VALUE, 0));
+    }
+
+    private synchronized void add(Event event) {
+        events.add(event);
+    }
+
+    /** Every event so far, in time order. */
+    public synchronized List<Event> events() {
+        List<Event> copy = new ArrayList<>(events);
+        copy.sort(Comparator.comparingLong(Event::at));
+        return copy;
+    }
+
+    /** The actors in order of first appearance, clients first and {@link #REDIS} last. */
+    public List<String> actors() {
+        Set<String> actors = new LinkedHashSet<>();
+        boolean redis = false;
+        for (Event e : events()) {
+            if (REDIS.equals(e.actor())) {
+                redis = true;
+            } else {
+                actors.add(e.actor());
+            }
+        }
+        List<String> ordered = new ArrayList<>(actors);
+        if (redis) {
+            ordered.add(REDIS);
+        }
+        return ordered;
+    }
+}

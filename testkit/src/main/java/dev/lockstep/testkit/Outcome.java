@@ -1,0 +1,76 @@
+package dev.lockstep.testkit;
+
+import dev.lockstep.testkit.Scenario.Verdict;
+
+/**
+ * One scenario played on one stage, with the scoreboard cell it earns.
+ *
+ * @param stage    the stage
+ * @param scenario the scenario
+ * @param claimed  whether the stage claims the scenario's guarantee
+ * @param verdict  the checker's judgement, or null when the run itself broke
+ * @param history  what happened
+ * @param error    why the run broke, or null
+ */
+public record Outcome(Stage stage, Scenario scenario, boolean claimed, Verdict verdict, History history,
+                      Throwable error) {
+
+    /** A scoreboard cell. */
+    public enum Cell {
+        /** Claimed, and the guarantee held. */
+        PREVENTED("prevented"),
+        /** Not claimed, and the failure happened as the articles say. */
+        REPRODUCED("reproduced"),
+        /** Anything else: a claim broken, a failure that did not show, or a run that broke. */
+        FAILED("FAILED");
+
+        private final String text;
+
+        Cell(String text) {
+            this.text = text;
+        }
+
+        @Override
+        public String toString() {
+            return text;
+        }
+    }
+
+    /** The cell this outcome earns. */
+    public Cell cell() {
+        if (error != null) {
+            return Cell.FAILED;
+        }
+        if (claimed) {
+            return verdict.violated() ? Cell.FAILED : Cell.PREVENTED;
+        }
+        return verdict.violated() ? Cell.REPRODUCED : Cell.FAILED;
+    }
+
+    /** The story, the timeline and the judgement, as a learner reads them. */
+    public String report() {
+        StringBuilder out = new StringBuilder();
+        out.append(stage.name()).append(" / ").append(scenario.id()).append(": ").append(cell())
+                .append(claimed ? " (claims " : " (does not claim ").append(scenario.guarantee()).append(")\n");
+        out.append(scenario.story()).append("\n\n");
+        out.append(Timeline.render(history)).append('\n');
+        if (error != null) {
+            out.append("The run broke: ").append(error).append('\n');
+        } else {
+            out.append(verdict.violated() ? "VIOLATION: " : "OK: ").append(verdict.explanation()).append('\n');
+        }
+        return out.toString();
+    }
+
+    /** Plays {@code scenario} on {@code stage} with fresh nodes from {@code fixture}. */
+    public static Outcome run(Stage stage, Scenario scenario, RedisFixture fixture) {
+        try (ScenarioContext context = new ScenarioContext(stage, fixture)) {
+            boolean claimed = context.claims().contains(scenario.guarantee());
+            try {
+                return new Outcome(stage, scenario, claimed, scenario.run(context), context.history(), null);
+            } catch (Exception e) {
+                return new Outcome(stage, scenario, claimed, null, context.history(), e);
+            }
+        }
+    }
+}

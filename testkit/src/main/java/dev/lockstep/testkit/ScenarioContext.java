@@ -1,0 +1,134 @@
+package dev.lockstep.testkit;
+
+import dev.lockstep.LockOptions;
+import dev.lockstep.Locks;
+import java.time.Duration;
+import java.util.ArrayDeque;
+import java.util.Deque;
+import java.util.concurrent.Callable;
+import java.util.concurrent.ExecutionException;
+import java.util.concurrent.ExecutorService;
+import java.util.concurrent.Executors;
+import java.util.concurrent.Future;
+import java.util.concurrent.TimeUnit;
+import java.util.concurrent.TimeoutException;
+import redis.clients.jedis.HostAndPort;
+import redis.clients.jedis.RedisClient;
+
+/**
+ * Everything one scenario run uses, all released by {@link #close()}: fresh Redis nodes, the
+ * stage's clients as {@link Actor actors} and {@link ClientProcess child JVMs}, background
+ * threads, and the {@link History} they all write to.
+ */
+public final class ScenarioContext implements AutoCloseable {
+
+    private final Stage stage;
+    private final RedisFixture fixture;
+    private final History history = new History();
+    private final Deque<AutoCloseable> resources = new ArrayDeque<>();
+    private final ExecutorService threads = Executors.newCachedThreadPool(runnable -> {
+        Thread thread = new Thread(runnable, "lockstep-scenario");
+        thread.setDaemon(true);
+        return thread;
+    });
+    private RedisNode node;
+
+    /** A context for running scenarios of {@code stage} on nodes from {@code fixture}. */
+    public ScenarioContext(Stage stage, RedisFixture fixture) {
+        this.stage = stage;
+        this.fixture = fixture;
+    }
+
+    /** The stage under test. */
+    public Stage stage() {
+        return stage;
+    }
+
+    /** The recorded history. */
+    public History history() {
+        return history;
+    }
+
+    /** The scenario's Redis node, started on first use, its expiries and deletions watched into the history. */
+    public synchronized RedisNode node() {
+        if (node == null) {
+            node = startNode(NodeConfig.defaults());
+            watch(node);
+        }
+        return node;
+    }
+
+    /** Another fresh node, stopped with this context. */
+    public synchronized RedisNode startNode(NodeConfig config) {
+        RedisNode started = fixture.start(config);
+        resources.push(started);
+        return started;
+    }
+
+    /** Records {@code node}'s key expiries and deletions in the history. */
+    public synchronized void watch(RedisNode node) {
+        resources.push(new RedisWatch(node, history));
+    }
+
+    /** The guarantees the stage claims, asked of a real client. */
+    public synchronized java.util.Set<dev.lockstep.Guarantee> claims() {
+        try (RedisClient redis = node().newClient(); Locks locks = stage.open(redis, LockOptions.defaults())) {
+            return locks.guarantees();
+        }
+    }
+
+    /** A client called {@code name} on {@link #node()}. */
+    public Actor actor(String name, LockOptions options) {
+        return actor(name, node().address(), options);
+    }
+
+    /** A client called {@code name} connected to {@code address} (a node, or a {@link FaultyLink} in front of one). */
+    public synchronized Actor actor(String name, HostAndPort address, LockOptions options) {
+        RedisClient redis = RedisNode.newClient(address);
+        resources.push(redis);
+        Locks locks = stage.open(redis, options);
+        resources.push(locks);
+        return new Actor(name, locks, options.lease(), history);
+    }
+
+    /** A client called {@code name} in its own JVM on {@link #node()}, so it can really crash. */
+    public synchronized ClientProcess process(String name, LockOptions options) {
+        ClientProcess process = new ClientProcess(name, stage, node().address(), options, history);
+        resources.push(process);
+        return process;
+    }
+
+    /** Runs {@code task} on its own thread, as another client acting at the same time. */
+    public <T> Future<T> background(Callable<T> task) {
+        return threads.submit(task);
+    }
+
+    /** The result of a background task, failing if it does not finish within {@code within}. */
+    public <T> T await(Future<T> task, Duration within) throws Exception {
+        try {
+            return task.get(within.toMillis(), TimeUnit.MILLISECONDS);
+        } catch (ExecutionException e) {
+            throw e.getCause() instanceof Exception cause ? cause : e;
+        } catch (TimeoutException e) {
+            task.cancel(true);
+            throw new IllegalStateException("a scenario client did not finish within " + within.toMillis() + " ms", e);
+        }
+    }
+
+    @Override
+    public synchronized void close() {
+        threads.shutdownNow();
+        try {
+            threads.awaitTermination(10, TimeUnit.SECONDS);
+        } catch (InterruptedException e) {
+            Thread.currentThread().interrupt();
+        }
+        while (!resources.isEmpty()) {
+            try {
+                resources.pop().close();
+            } catch (Exception e) {
+                // Keep closing the rest: a dead node or client must not leak the others.
+            }
+        }
+    }
+}

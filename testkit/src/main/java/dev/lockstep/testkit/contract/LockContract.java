@@ -1,0 +1,335 @@
+package dev.lockstep.testkit.contract;
+
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertFalse;
+import static org.junit.jupiter.api.Assertions.assertThrows;
+import static org.junit.jupiter.api.Assertions.assertTimeoutPreemptively;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+import static org.junit.jupiter.api.Assertions.fail;
+import static org.junit.jupiter.api.Assumptions.assumeTrue;
+
+import dev.lockstep.DistLock;
+import dev.lockstep.Guarantee;
+import dev.lockstep.LockException;
+import dev.lockstep.LockOptions;
+import dev.lockstep.Locks;
+import dev.lockstep.testkit.Outcome;
+import dev.lockstep.testkit.RedisFixture;
+import dev.lockstep.testkit.RedisNode;
+import dev.lockstep.testkit.Scenario;
+import dev.lockstep.testkit.Scoreboard;
+import dev.lockstep.testkit.Stage;
+import dev.lockstep.testkit.explore.ScheduleExplorer;
+import dev.lockstep.testkit.scenario.Catalog;
+import java.nio.file.Path;
+import java.time.Duration;
+import java.util.ArrayList;
+import java.util.EnumSet;
+import java.util.List;
+import java.util.Set;
+import java.util.concurrent.CountDownLatch;
+import java.util.concurrent.TimeUnit;
+import java.util.concurrent.atomic.AtomicReference;
+import org.junit.jupiter.api.AfterAll;
+import org.junit.jupiter.api.BeforeAll;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.TestInstance;
+import org.junit.jupiter.params.ParameterizedTest;
+import org.junit.jupiter.params.provider.ArgumentsSource;
+import redis.clients.jedis.HostAndPort;
+import redis.clients.jedis.RedisClient;
+
+/**
+ * The contract every stage runs. A stage's test class only names the stage and its claims:
+ *
+ * <pre>{@code @StageSpec(name = "v1-setnx", locks = SetnxLocks.class, claims = LIVENESS_AFTER_CRASH)
+ * class SetnxLocksTest extends LockContract {}}</pre>
+ *
+ * <p>Every scenario runs on the stage: a claimed guarantee must hold; an unclaimed one must be
+ * reproduced, its timeline printed. With {@code -Dlockstep.strict=true} every unclaimed scenario
+ * fails, with its timeline as the message. The scoreboard is printed after the class and written
+ * to {@code target/lockstep-scoreboard.md}.
+ */
+@TestInstance(TestInstance.Lifecycle.PER_CLASS)
+public abstract class LockContract {
+
+    private static final Duration BOUNDED = Duration.ofSeconds(10);
+
+    private final Scoreboard scoreboard = new Scoreboard();
+    private StageSpec spec;
+    private Stage stage;
+    private RedisFixture fixture;
+    private RedisNode node;
+    private final List<AutoCloseable> opened = new ArrayList<>();
+
+    @BeforeAll
+    void startRedis() {
+        spec = getClass().getAnnotation(StageSpec.class);
+        if (spec == null) {
+            throw new IllegalStateException(getClass().getName() + " needs a @StageSpec");
+        }
+        stage = new Stage(spec.name(), spec.locks());
+        fixture = RedisFixture.fromSystemProperty();
+        node = fixture.start();
+        System.out.println("lockstep: " + stage + " on " + fixture.description());
+    }
+
+    @AfterAll
+    void printScoreboard() {
+        closeAll();
+        if (fixture != null) {
+            fixture.close();
+        }
+        scoreboard.orderColumns(Catalog.all().stream().map(Scenario::id).toList());
+        String table = scoreboard.markdown();
+        System.out.println("\nlockstep scoreboard\n\n" + table);
+        scoreboard.write(Path.of("target", "lockstep-scoreboard.md"));
+    }
+
+    private boolean claims(Guarantee guarantee) {
+        return Set.of(spec.claims()).contains(guarantee);
+    }
+
+    private Locks open(LockOptions options) {
+        RedisClient redis = node.newClient();
+        Locks locks = stage.open(redis, options);
+        opened.add(locks);
+        opened.add(redis);
+        return locks;
+    }
+
+    private Locks open() {
+        return open(LockOptions.defaults().withLease(Duration.ofSeconds(5)).withSpinInterval(Duration.ofMillis(20)));
+    }
+
+    private void closeAll() {
+        for (AutoCloseable c : opened) {
+            try {
+                c.close();
+            } catch (Exception e) {
+                // Best effort: a client of a killed node may fail to close.
+            }
+        }
+        opened.clear();
+    }
+
+    // ---- scenarios -------------------------------------------------------------------------
+
+    @ParameterizedTest(name = "{0}")
+    @ArgumentsSource(ScenarioArguments.class)
+    void scenario(Scenario scenario) {
+        Outcome outcome = Outcome.run(stage, scenario, fixture);
+        scoreboard.add(outcome);
+        String report = outcome.report();
+        System.out.println("\n" + report);
+        boolean strict = Boolean.getBoolean("lockstep.strict");
+        switch (outcome.cell()) {
+            case PREVENTED -> {
+            }
+            case REPRODUCED -> {
+                if (strict) {
+                    fail("-Dlockstep.strict: " + stage + " does not prevent " + scenario.id() + "\n\n" + report);
+                }
+            }
+            case FAILED -> fail(report, outcome.error());
+        }
+    }
+
+    @Test
+    void claimsAreWhatTheStageReports() {
+        Set<Guarantee> declared = spec.claims().length == 0
+                ? EnumSet.noneOf(Guarantee.class) : EnumSet.copyOf(List.of(spec.claims()));
+        assertEquals(declared, open().guarantees());
+    }
+
+    @Test
+    void randomSchedulesKeepTheClaims() throws Exception {
+        ScheduleExplorer.Report report = new ScheduleExplorer(stage, fixture, Set.of(spec.claims())).explore();
+        System.out.println(report.summary());
+        if (!report.passed()) {
+            fail(report.failure());
+        }
+    }
+
+    // ---- basic behaviour -------------------------------------------------------------------
+
+    @Test
+    void oneHolderAtATime() throws InterruptedException {
+        DistLock a = open().get("basic");
+        DistLock b = open().get("basic");
+        assertTrue(a.tryLock(Duration.ZERO, null));
+        assertTrue(a.isHeldByCurrentThread());
+        assertFalse(b.tryLock(Duration.ofMillis(100), null), "a second client took a held lock");
+        a.unlock();
+        assertFalse(a.isHeldByCurrentThread());
+        assertTrue(b.tryLock(Duration.ofSeconds(1), null), "a released lock stayed taken");
+        b.unlock();
+    }
+
+    @Test
+    void theLockAdaptersWork() throws InterruptedException {
+        DistLock lock = open().get("adapters");
+        lock.lock();
+        lock.unlock();
+        lock.lockInterruptibly();
+        lock.unlock();
+        assertTrue(lock.tryLock());
+        lock.unlock();
+        assertTrue(lock.tryLock(1, TimeUnit.SECONDS));
+        lock.unlock();
+        lock.lock(Duration.ofSeconds(2));
+        lock.unlock();
+        assertThrows(UnsupportedOperationException.class, lock::newCondition);
+    }
+
+    @Test
+    void theLeaseFreesALockThatIsNeverUnlocked() throws InterruptedException {
+        Locks client = open();
+        assertTrue(client.get("abandoned").tryLock(Duration.ZERO, Duration.ofMillis(200)));
+        assertTrue(open().get("abandoned").tryLock(Duration.ofSeconds(3), null),
+                "a lock nobody unlocked never expired");
+    }
+
+    @Test
+    void unlockByANonHolder() throws Exception {
+        Locks client = open();
+        DistLock held = client.get("not-yours");
+        assertTrue(held.tryLock(Duration.ZERO, null));
+        DistLock intruder = open().get("not-yours");
+        AtomicReference<Throwable> thrown = new AtomicReference<>();
+        Thread other = new Thread(() -> {
+            try {
+                intruder.unlock();
+            } catch (Throwable t) {
+                thrown.set(t);
+            }
+        });
+        other.start();
+        other.join(BOUNDED.toMillis());
+        boolean stillHeld = !open().get("not-yours").tryLock(Duration.ZERO, null);
+        if (claims(Guarantee.OWNER_ONLY_RELEASE)) {
+            assertTrue(thrown.get() instanceof IllegalMonitorStateException,
+                    "a non-holder's unlock should throw IllegalMonitorStateException, threw " + thrown.get());
+            assertTrue(stillHeld, "a non-holder's unlock released the lock");
+        } else {
+            // The stage cannot tell owners apart: the stranger's unlock deletes the lock. Its lesson.
+            assertTrue(thrown.get() == null && !stillHeld, "expected the stranger's unlock to delete the lock");
+        }
+    }
+
+    @Test
+    void reentrantHoldsAreCounted() throws InterruptedException {
+        assumeTrue(claims(Guarantee.REENTRANT), "the stage does not claim REENTRANT");
+        DistLock lock = open().get("counted");
+        DistLock other = open().get("counted");
+        assertTrue(lock.tryLock(Duration.ZERO, null));
+        assertTrue(lock.tryLock(Duration.ZERO, null));
+        lock.unlock();
+        assertTrue(lock.isHeldByCurrentThread(), "the inner unlock released the outer hold");
+        assertFalse(other.tryLock(Duration.ZERO, null));
+        lock.unlock();
+        assertFalse(lock.isHeldByCurrentThread());
+        assertThrows(IllegalMonitorStateException.class, lock::unlock, "one unlock too many");
+        assertTrue(other.tryLock(Duration.ZERO, null));
+        other.unlock();
+    }
+
+    @Test
+    void anInterruptedWaiterGivesUpAndHoldsNothing() throws Exception {
+        DistLock holder = open().get("interrupted");
+        DistLock waiter = open().get("interrupted");
+        assertTrue(holder.tryLock(Duration.ZERO, null));
+        CountDownLatch waiting = new CountDownLatch(1);
+        AtomicReference<Throwable> outcome = new AtomicReference<>();
+        AtomicReference<Boolean> heldAfter = new AtomicReference<>();
+        Thread thread = new Thread(() -> {
+            waiting.countDown();
+            try {
+                waiter.lockInterruptibly();
+            } catch (Throwable t) {
+                outcome.set(t);
+            }
+            heldAfter.set(waiter.isHeldByCurrentThread());
+        });
+        thread.start();
+        assertTrue(waiting.await(BOUNDED.toSeconds(), TimeUnit.SECONDS));
+        thread.interrupt();
+        thread.join(BOUNDED.toMillis());
+        assertFalse(thread.isAlive(), "the waiter ignored its interrupt");
+        assertTrue(outcome.get() instanceof InterruptedException, "expected InterruptedException, got " + outcome.get());
+        assertFalse(heldAfter.get(), "an interrupted waiter ended up holding the lock");
+        holder.unlock();
+    }
+
+    // ---- bad input ---------------------------------------------------------------------------
+
+    @Test
+    void badInputFailsAtTheCallNamingTheArgument() {
+        Locks client = open();
+        DistLock lock = client.get("bad-input");
+        assertMessage(NullPointerException.class, "name", () -> client.get(null));
+        assertMessage(IllegalArgumentException.class, "name", () -> client.get("  "));
+        assertMessage(NullPointerException.class, "wait", () -> lock.tryLock(null, null));
+        assertMessage(IllegalArgumentException.class, "wait", () -> lock.tryLock(Duration.ofMillis(-1), null));
+        assertMessage(IllegalArgumentException.class, "lease", () -> lock.tryLock(Duration.ZERO, Duration.ZERO));
+        assertMessage(IllegalArgumentException.class, "lease", () -> lock.tryLock(Duration.ZERO, Duration.ofSeconds(-1)));
+        assertMessage(IllegalArgumentException.class, "lease", () -> lock.lock(Duration.ZERO));
+        assertMessage(NullPointerException.class, "unit", () -> lock.tryLock(1, null));
+        assertMessage(NullPointerException.class, "redis", () -> stage.open(null, LockOptions.defaults()));
+        assertMessage(NullPointerException.class, "options", () -> stage.open(node.newClient(), null));
+        client.close();
+        assertMessage(IllegalStateException.class, "closed", () -> client.get("bad-input"));
+    }
+
+    private static void assertMessage(Class<? extends Throwable> type, String word, ThrowingCall call) {
+        Throwable thrown = assertThrows(type, call::run);
+        assertTrue(thrown.getMessage() != null && thrown.getMessage().contains(word),
+                "the message should name '" + word + "': " + thrown.getMessage());
+    }
+
+    @FunctionalInterface
+    private interface ThrowingCall {
+        void run() throws Throwable;
+    }
+
+    // ---- faults ------------------------------------------------------------------------------
+
+    @Test
+    void redisDownFailsLockWithinBoundedTime() {
+        RedisNode doomed = fixture.start();
+        RedisClient redis = RedisNode.newClient(doomed.address());
+        opened.add(redis);
+        Locks locks = stage.open(redis, LockOptions.defaults());
+        opened.add(locks);
+        doomed.kill();
+        LockException e = assertTimeoutPreemptively(BOUNDED, () -> assertThrows(LockException.class,
+                () -> locks.get("down").lock()));
+        assertTrue(e.getMessage().contains("down"), "the message should name the lock: " + e.getMessage());
+    }
+
+    @Test
+    void redisStalledFailsLockWithinBoundedTime() {
+        RedisNode stalled = fixture.start();
+        RedisClient redis = RedisNode.newClient(stalled.address());
+        opened.add(redis);
+        Locks locks = stage.open(redis, LockOptions.defaults());
+        opened.add(locks);
+        stalled.pause();
+        try {
+            assertTimeoutPreemptively(BOUNDED, () -> assertThrows(LockException.class,
+                    () -> locks.get("stalled").lock()));
+        } finally {
+            stalled.resume();
+        }
+    }
+
+    @Test
+    void nothingListeningFailsLockWithinBoundedTime() {
+        RedisClient redis = RedisNode.newClient(new HostAndPort("127.0.0.1", 1));
+        opened.add(redis);
+        Locks locks = stage.open(redis, LockOptions.defaults());
+        opened.add(locks);
+        assertTimeoutPreemptively(BOUNDED, () -> assertThrows(LockException.class,
+                () -> locks.get("nowhere").tryLock(Duration.ofSeconds(30), null)));
+    }
+}

@@ -1,0 +1,30 @@
+package dev.lockstep.testkit.scenario;
+
+import dev.lockstep.testkit.Scenario;
+import java.util.List;
+import java.util.NoSuchElementException;
+
+/** Every scenario, in course order: each stage fixes the next one on this list. */
+public final class Catalog {
+
+    private static final List<Scenario> ALL = List.of(
+            new CrashHolder(),
+            new ForeignUnlock(),
+            new Reentry(),
+            new LongCriticalSection());
+
+    private Catalog() {
+    }
+
+    /** All scenarios, in scoreboard order. */
+    public static List<Scenario> all() {
+        return ALL;
+    }
+
+    /** The scenario called {@code id}. */
+    public static Scenario byId(String id) {
+        return ALL.stream().filter(s -> s.id().equals(id)).findFirst()
+                .orElseThrow(() -> new NoSuchElementException("no scenario '" + id + "'; known: "
+                        + ALL.stream().map(Scenario::id).toList()));
+    }
+}

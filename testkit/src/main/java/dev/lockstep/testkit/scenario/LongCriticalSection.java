@@ -1,0 +1,74 @@
+package dev.lockstep.testkit.scenario;
+
+import dev.lockstep.Guarantee;
+import dev.lockstep.LockOptions;
+import dev.lockstep.testkit.Actor;
+import dev.lockstep.testkit.Checker;
+import dev.lockstep.testkit.Checker.Overlap;
+import dev.lockstep.testkit.ProtectedCounter;
+import dev.lockstep.testkit.Scenario;
+import dev.lockstep.testkit.ScenarioContext;
+import java.time.Duration;
+import java.util.List;
+import java.util.concurrent.Future;
+
+/**
+ * A's work lasts three leases while B waits. With a fixed lease the lock expires under A, B
+ * enters beside it, and one of their counter increments is lost. Judged by
+ * {@link Checker#overlaps} and the {@link ProtectedCounter}.
+ */
+public final class LongCriticalSection implements Scenario {
+
+    private static final String LOCK = "orders";
+    private static final Duration LEASE = Duration.ofMillis(300);
+    private static final Duration A_WORK = LEASE.multipliedBy(3);
+    private static final Duration B_WORK = Duration.ofMillis(100);
+    private static final Duration DEADLINE = Duration.ofSeconds(10);
+
+    @Override
+    public String id() {
+        return "long-critical-section";
+    }
+
+    @Override
+    public Guarantee guarantee() {
+        return Guarantee.LEASE_RENEWAL;
+    }
+
+    @Override
+    public String story() {
+        return "A's work lasts three leases; the lock expires under it, "
+                + "B enters beside A, and one counter update is lost.";
+    }
+
+    @Override
+    public Verdict run(ScenarioContext context) throws Exception {
+        LockOptions options = LockOptions.defaults().withLease(LEASE);
+        Actor a = context.actor("A", options);
+        Actor b = context.actor("B", options);
+        ProtectedCounter counter = new ProtectedCounter();
+        if (!a.tryLock(LOCK, Duration.ZERO, null)) {
+            throw new IllegalStateException("A could not take a free lock");
+        }
+        Future<Void> bTurn = context.background(() -> {
+            if (b.tryLock(LOCK, DEADLINE, null)) {
+                b.critical(B_WORK, counter);
+                b.unlock(LOCK);
+            }
+            return null;
+        });
+        a.critical(A_WORK, counter);
+        a.unlock(LOCK);
+        context.await(bTurn, DEADLINE);
+
+        List<Overlap> overlaps = Checker.overlaps(context.history());
+        long lost = counter.lostUpdates();
+        if (!overlaps.isEmpty() || lost > 0) {
+            return Verdict.violated((overlaps.isEmpty() ? "no overlap" : overlaps.get(0).toString())
+                    + " after A's " + LEASE.toMillis() + " ms lease ran out mid-work; the counter lost "
+                    + lost + " of 2 updates.");
+        }
+        return Verdict.held("A kept the lock for all " + A_WORK.toMillis() + " ms of work; B entered after it, "
+                + "and both counter updates count.");
+    }
+}

@@ -1,0 +1,225 @@
+package dev.lockstep.testkit;
+
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertThrows;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+import static org.junit.jupiter.api.Assertions.fail;
+
+import java.io.IOException;
+import java.io.InputStream;
+import java.net.ConnectException;
+import java.net.Socket;
+import java.net.SocketException;
+import java.net.SocketTimeoutException;
+import java.nio.charset.StandardCharsets;
+import java.time.Duration;
+import java.util.List;
+import java.util.function.BooleanSupplier;
+import org.junit.jupiter.api.AfterAll;
+import org.junit.jupiter.api.BeforeAll;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.function.Executable;
+import redis.clients.jedis.HostAndPort;
+import redis.clients.jedis.Jedis;
+import redis.clients.jedis.RedisClient;
+import redis.clients.jedis.exceptions.JedisConnectionException;
+
+/** {@link FaultyLink} in front of a real redis-server. */
+class FaultyLinkTest {
+
+    private static RedisFixture fixture;
+    private static RedisNode node;
+
+    @BeforeAll
+    static void startRedis() {
+        fixture = RedisFixture.processes();
+        node = fixture.start();
+    }
+
+    @AfterAll
+    static void stopRedis() {
+        fixture.close();
+    }
+
+    @Test
+    void forwardsCommandsAndRepliesBothWays() {
+        try (FaultyLink link = FaultyLink.to(node.address());
+             RedisClient client = RedisNode.newClient(link.address())) {
+            assertEquals("127.0.0.1", link.address().getHost());
+            assertTrue(link.address().getPort() != node.address().getPort());
+            assertEquals("PONG", client.ping());
+            assertEquals("OK", client.set("faultylink:forward", "through the link"));
+            assertEquals("through the link", client.get("faultylink:forward"));
+            try (Jedis direct = node.admin()) {
+                assertEquals("through the link", direct.get("faultylink:forward"), "the write reached the real node");
+            }
+        }
+    }
+
+    @Test
+    void blackholeTimesOutOnlyThatClientAndHealRestoresConnections() {
+        try (FaultyLink link = FaultyLink.to(node.address());
+             RedisClient client = RedisNode.newClient(link.address())) {
+            assertEquals("OK", client.set("faultylink:blackhole", "before"));
+
+            link.blackhole();
+            assertTimesOut(client::ping);
+            try (RedisClient fresh = RedisNode.newClient(link.address())) {
+                assertTimesOut(fresh::ping); // new connections are accepted, but nothing flows
+            }
+            try (Jedis direct = node.admin()) {
+                assertEquals("PONG", direct.ping(), "only clients behind the link are partitioned");
+            }
+
+            link.heal();
+            assertEquals("before", client.get("faultylink:blackhole")); // the pool replaced its broken connection
+            try (RedisClient fresh = RedisNode.newClient(link.address())) {
+                assertEquals("PONG", fresh.ping());
+            }
+        }
+    }
+
+    @Test
+    void healResetsConnectionsThatLostBytesAndKeepsIntactOnes() throws IOException {
+        try (FaultyLink link = FaultyLink.to(node.address());
+             Socket intact = connect(link.address());
+             Socket damaged = connect(link.address())) {
+            assertEquals("+PONG", roundTrip(intact, "PING"));
+            assertEquals("+PONG", roundTrip(damaged, "PING"));
+
+            link.blackhole();
+            send(damaged, "PING");
+            damaged.setSoTimeout(500);
+            assertThrows(SocketTimeoutException.class, () -> damaged.getInputStream().read(), "blackholed reply");
+
+            link.heal();
+            damaged.setSoTimeout(5000);
+            assertConnectionEnds(damaged);
+            assertEquals("+PONG", roundTrip(intact, "PING"), "a connection that lost nothing keeps working");
+        }
+    }
+
+    @Test
+    void delayAddsAtLeastTheDelayToARoundTrip() {
+        Duration delay = Duration.ofMillis(150);
+        try (FaultyLink link = FaultyLink.to(node.address());
+             RedisClient client = RedisNode.newClient(link.address())) {
+            assertEquals("PONG", client.ping()); // connect first: only the round trip is measured
+
+            link.delay(delay);
+            long start = System.nanoTime();
+            assertEquals("PONG", client.ping());
+            Duration delayed = Duration.ofNanos(System.nanoTime() - start);
+            // The request and the reply are each delayed.
+            assertTrue(delayed.compareTo(delay.multipliedBy(2)) >= 0, "round trip with delay took " + delayed);
+
+            link.heal();
+            start = System.nanoTime();
+            assertEquals("PONG", client.ping());
+            Duration healed = Duration.ofNanos(System.nanoTime() - start);
+            assertTrue(healed.compareTo(delay) < 0, "round trip after heal took " + healed);
+        }
+    }
+
+    @Test
+    void closeEndsTheListenerEveryConnectionAndEveryThread() throws IOException {
+        FaultyLink link = FaultyLink.to(node.address());
+        HostAndPort address = link.address();
+        String prefix = "lockstep-faultylink-" + address.getPort() + "-";
+        try (Socket socket = connect(address)) {
+            assertEquals("+PONG", roundTrip(socket, "PING"));
+            // A pump asleep in a long delay must not hold close() up.
+            link.delay(Duration.ofSeconds(30));
+            send(socket, "PING");
+            awaitTrue("accept and pump threads running", Duration.ofSeconds(5),
+                    () -> threadsNamed(prefix).size() == 3);
+
+            long start = System.nanoTime();
+            link.close();
+            Duration took = Duration.ofNanos(System.nanoTime() - start);
+            assertTrue(took.compareTo(Duration.ofSeconds(2)) < 0, "close() took " + took);
+
+            awaitTrue("no " + prefix + " thread alive", Duration.ofSeconds(2), () -> threadsNamed(prefix).isEmpty());
+            socket.setSoTimeout(5000);
+            assertConnectionEnds(socket);
+            assertThrows(ConnectException.class, () -> connect(address).close(), "listener closed");
+            link.close(); // idempotent
+        } finally {
+            link.close();
+        }
+    }
+
+    private static void assertTimesOut(Executable call) {
+        long start = System.nanoTime();
+        JedisConnectionException e = assertThrows(JedisConnectionException.class, call);
+        Duration took = Duration.ofNanos(System.nanoTime() - start);
+        boolean timeout = false;
+        for (Throwable t = e; t != null; t = t.getCause()) {
+            timeout |= t instanceof SocketTimeoutException;
+        }
+        assertTrue(timeout, "expected a socket timeout, got " + e);
+        assertTrue(took.compareTo(RedisNode.CLIENT_TIMEOUT.minusMillis(100)) >= 0, "timed out after only " + took);
+    }
+
+    /** The proxy closed this connection: EOF or a reset, not a reply and not a timeout. */
+    private static void assertConnectionEnds(Socket socket) {
+        try {
+            assertEquals(-1, socket.getInputStream().read(), "expected the connection to be closed");
+        } catch (SocketTimeoutException e) {
+            fail("connection still open", e);
+        } catch (SocketException e) {
+            // Connection reset: ended as well.
+        } catch (IOException e) {
+            fail(e);
+        }
+    }
+
+    private static Socket connect(HostAndPort address) throws IOException {
+        Socket socket = new Socket(address.getHost(), address.getPort());
+        socket.setSoTimeout(5000);
+        return socket;
+    }
+
+    private static void send(Socket socket, String inlineCommand) throws IOException {
+        socket.getOutputStream().write((inlineCommand + "\r\n").getBytes(StandardCharsets.US_ASCII));
+        socket.getOutputStream().flush();
+    }
+
+    /** Sends an inline command and reads one simple-string reply line. */
+    private static String roundTrip(Socket socket, String inlineCommand) throws IOException {
+        send(socket, inlineCommand);
+        InputStream in = socket.getInputStream();
+        StringBuilder line = new StringBuilder();
+        int c;
+        while ((c = in.read()) != '\n') {
+            if (c == -1) {
+                fail("connection closed before a reply to " + inlineCommand);
+            }
+            if (c != '\r') {
+                line.append((char) c);
+            }
+        }
+        return line.toString();
+    }
+
+    private static List<Thread> threadsNamed(String prefix) {
+        return Thread.getAllStackTraces().keySet().stream()
+                .filter(t -> t.isAlive() && t.getName().startsWith(prefix))
+                .toList();
+    }
+
+    private static void awaitTrue(String what, Duration timeout, BooleanSupplier condition) {
+        long deadline = System.nanoTime() + timeout.toNanos();
+        while (!condition.getAsBoolean()) {
+            if (System.nanoTime() > deadline) {
+                fail(what + ": not within " + timeout);
+            }
+            try {
+                Thread.sleep(10);
+            } catch (InterruptedException e) {
+                Thread.currentThread().interrupt();
+                fail("interrupted while waiting for " + what);
+            }
+        }
+    }
+}

@@ -1,0 +1,261 @@
+package dev.lockstep.testkit;
+
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertNull;
+import static org.junit.jupiter.api.Assertions.assertThrows;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+import static org.junit.jupiter.api.Assertions.fail;
+
+import java.io.IOException;
+import java.net.InetSocketAddress;
+import java.net.Socket;
+import java.net.SocketTimeoutException;
+import java.time.Duration;
+import java.util.List;
+import java.util.Objects;
+import java.util.Set;
+import java.util.function.BooleanSupplier;
+import java.util.function.Supplier;
+import java.util.stream.Collectors;
+import org.junit.jupiter.api.AfterAll;
+import org.junit.jupiter.api.BeforeAll;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.function.Executable;
+import redis.clients.jedis.HostAndPort;
+import redis.clients.jedis.Jedis;
+import redis.clients.jedis.RedisClient;
+import redis.clients.jedis.exceptions.JedisConnectionException;
+import redis.clients.jedis.exceptions.JedisDataException;
+import redis.clients.jedis.exceptions.JedisException;
+
+/** Fault injection on real redis-server processes. */
+class RedisNodeTest {
+
+    private static final Duration REPLICATION = Duration.ofSeconds(10);
+
+    private static RedisFixture fixture;
+
+    @BeforeAll
+    static void startFixture() {
+        fixture = RedisFixture.processes();
+    }
+
+    @AfterAll
+    static void stopFixture() {
+        fixture.close();
+    }
+
+    @Test
+    void killedNodeFailsClientsAndStartServesAgainEmpty() {
+        try (RedisNode node = fixture.start();
+             RedisClient client = node.newClient()) {
+            assertEquals("OK", client.set("node:kill", "v"));
+
+            node.kill();
+            assertThrows(JedisConnectionException.class, client::ping);
+            try (RedisClient fresh = node.newClient()) {
+                assertThrows(JedisConnectionException.class, fresh::ping, "nothing listens on the port");
+            }
+
+            node.start();
+            try (RedisClient fresh = node.newClient()) {
+                assertEquals("PONG", fresh.ping());
+                assertNull(fresh.get("node:kill"));
+                assertEquals(0, fresh.dbSize());
+            }
+        }
+    }
+
+    @Test
+    void withAofAnAcknowledgedWriteSurvivesRestart() {
+        try (RedisNode node = fixture.start(NodeConfig.defaults().withAof())) {
+            try (Jedis admin = node.admin()) {
+                assertEquals("OK", admin.set("node:aof", "kept"));
+            }
+            node.restart();
+            try (Jedis admin = node.admin()) {
+                assertEquals("kept", admin.get("node:aof"));
+            }
+        }
+    }
+
+    @Test
+    void withoutAofRestartComesBackEmpty() {
+        try (RedisNode node = fixture.start()) {
+            try (Jedis admin = node.admin()) {
+                assertEquals("OK", admin.set("node:no-aof", "lost"));
+            }
+            node.restart();
+            try (Jedis admin = node.admin()) {
+                assertNull(admin.get("node:no-aof"));
+                assertEquals(0, admin.dbSize());
+            }
+        }
+    }
+
+    @Test
+    void pausedNodeTimesOutAndAnswersAfterResume() {
+        try (RedisNode node = fixture.start();
+             RedisClient client = node.newClient()) {
+            assertEquals("PONG", client.ping());
+            node.pause();
+            try {
+                assertTimesOut(client::ping);
+            } finally {
+                node.resume();
+            }
+            assertEquals("PONG", client.ping());
+        }
+    }
+
+    @Test
+    void replicaStopsReceivingWritesWhenBlackholedAndPromotionKeepsWhatItHad() {
+        try (RedisNode master = fixture.start();
+             RedisNode replica = fixture.start();
+             RedisClient onMaster = master.newClient();
+             RedisClient onReplica = replica.newClient()) {
+            FaultyLink link = replica.replicaOf(master);
+            assertEquals("OK", onMaster.set("repl:before", "1"));
+            awaitEquals("1", () -> onReplica.get("repl:before"), REPLICATION);
+            assertThrows(JedisDataException.class, () -> onReplica.set("repl:direct", "x"), "a replica is read-only");
+
+            link.blackhole();
+            assertEquals("OK", onMaster.set("repl:during", "2"));
+            assertStaysNull(() -> onReplica.get("repl:during"), Duration.ofMillis(500));
+
+            replica.promote();
+            assertEquals("OK", onReplica.set("repl:direct", "x"), "a promoted replica takes writes");
+            assertEquals("1", onReplica.get("repl:before"));
+            assertNull(onReplica.get("repl:during"), "the write made during the blackhole never arrived");
+        }
+    }
+
+    @Test
+    void healedReplicationLinkCatchesUpOnWritesMadeDuringTheBlackhole() {
+        try (RedisNode master = fixture.start();
+             RedisNode replica = fixture.start();
+             RedisClient onMaster = master.newClient();
+             RedisClient onReplica = replica.newClient()) {
+            FaultyLink link = replica.replicaOf(master);
+            assertEquals("OK", onMaster.set("heal:before", "1"));
+            awaitEquals("1", () -> onReplica.get("heal:before"), REPLICATION);
+
+            link.blackhole();
+            assertEquals("OK", onMaster.set("heal:during", "2"));
+            assertStaysNull(() -> onReplica.get("heal:during"), Duration.ofMillis(300));
+
+            link.heal();
+            assertEquals("OK", onMaster.set("heal:after", "3"));
+            awaitEquals("3", () -> onReplica.get("heal:after"), REPLICATION);
+            assertEquals("2", onReplica.get("heal:during"), "the replica resynced what the blackhole dropped");
+        }
+    }
+
+    @Test
+    void fixtureCloseLeavesNoServerRunning() {
+        Set<Long> before = redisChildren();
+        RedisFixture own = RedisFixture.processes();
+        List<HostAndPort> addresses;
+        String linkThreads;
+        try {
+            RedisNode master = own.start();
+            RedisNode replica = own.start(NodeConfig.defaults().withAof());
+            FaultyLink link = replica.replicaOf(master);
+            linkThreads = "lockstep-faultylink-" + link.address().getPort() + "-";
+            replica.pause(); // a stopped server must die too
+            addresses = List.of(master.address(), replica.address());
+        } finally {
+            own.close();
+        }
+        Set<Long> ours = redisChildren();
+        ours.removeAll(before);
+
+        awaitTrue("ports " + addresses + " closed", Duration.ofSeconds(5),
+                () -> addresses.stream().noneMatch(RedisNodeTest::accepts));
+        awaitTrue("redis-server children gone", Duration.ofSeconds(5),
+                () -> ours.stream().noneMatch(pid -> ProcessHandle.of(pid).map(ProcessHandle::isAlive).orElse(false)));
+        awaitTrue("replication link threads ended", Duration.ofSeconds(5),
+                () -> Thread.getAllStackTraces().keySet().stream()
+                        .noneMatch(t -> t.isAlive() && t.getName().startsWith(linkThreads)));
+    }
+
+    @Test
+    void startedServersAreChildProcessesThisTestCanSee() {
+        // Guards fixtureCloseLeavesNoServerRunning: its process check is only meaningful if it sees our servers.
+        Set<Long> before = redisChildren();
+        try (RedisNode node = fixture.start()) {
+            Set<Long> after = redisChildren();
+            after.removeAll(before);
+            assertEquals(1, after.size(), "new redis-server children: " + after);
+        }
+    }
+
+    private static Set<Long> redisChildren() {
+        return ProcessHandle.current().children()
+                .filter(p -> p.info().command().map(c -> c.endsWith("redis-server")).orElse(false))
+                .map(ProcessHandle::pid)
+                .collect(Collectors.toSet());
+    }
+
+    private static boolean accepts(HostAndPort address) {
+        try (Socket socket = new Socket()) {
+            socket.connect(new InetSocketAddress(address.getHost(), address.getPort()), 200);
+            return true;
+        } catch (IOException e) {
+            return false;
+        }
+    }
+
+    private static void assertTimesOut(Executable call) {
+        long start = System.nanoTime();
+        JedisConnectionException e = assertThrows(JedisConnectionException.class, call);
+        Duration took = Duration.ofNanos(System.nanoTime() - start);
+        boolean timeout = false;
+        for (Throwable t = e; t != null; t = t.getCause()) {
+            timeout |= t instanceof SocketTimeoutException;
+        }
+        assertTrue(timeout, "expected a socket timeout, got " + e);
+        assertTrue(took.compareTo(RedisNode.CLIENT_TIMEOUT.minusMillis(100)) >= 0, "timed out after only " + took);
+    }
+
+    private static void awaitEquals(String expected, Supplier<String> actual, Duration timeout) {
+        awaitTrue("value " + expected, timeout, () -> Objects.equals(expected, quietly(actual)));
+    }
+
+    /** Asserts the value stays absent for the whole window: a negative can only be observed over time. */
+    private static void assertStaysNull(Supplier<String> actual, Duration window) {
+        long end = System.nanoTime() + window.toNanos();
+        while (System.nanoTime() < end) {
+            assertNull(actual.get());
+            pause(Duration.ofMillis(20));
+        }
+    }
+
+    /** A replica answers LOADING or drops connections while it syncs: that is "not yet", not a failure. */
+    private static String quietly(Supplier<String> read) {
+        try {
+            return read.get();
+        } catch (JedisException e) {
+            return null;
+        }
+    }
+
+    private static void awaitTrue(String what, Duration timeout, BooleanSupplier condition) {
+        long deadline = System.nanoTime() + timeout.toNanos();
+        while (!condition.getAsBoolean()) {
+            if (System.nanoTime() > deadline) {
+                fail(what + ": not within " + timeout);
+            }
+            pause(Duration.ofMillis(20));
+        }
+    }
+
+    private static void pause(Duration duration) {
+        try {
+            Thread.sleep(duration.toMillis());
+        } catch (InterruptedException e) {
+            Thread.currentThread().interrupt();
+            fail("interrupted");
+        }
+    }
+}
