@@ -13,8 +13,10 @@ import java.util.Set;
 import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.TimeUnit;
 import java.util.stream.Stream;
+import redis.clients.jedis.DefaultJedisClientConfig;
 import redis.clients.jedis.HostAndPort;
 import redis.clients.jedis.Jedis;
+import redis.clients.jedis.JedisClientConfig;
 import redis.clients.jedis.exceptions.JedisException;
 
 /**
@@ -27,6 +29,8 @@ final class ProcessRedisNode implements RedisNode {
 
     private static final String HOST = "127.0.0.1";
     private static final Duration STARTUP = Duration.ofSeconds(10);
+    private static final JedisClientConfig PROBE = DefaultJedisClientConfig.builder()
+            .connectionTimeoutMillis(200).socketTimeoutMillis(200).serverDefaultProtocol().build();
     private static final Set<ProcessRedisNode> LIVE = ConcurrentHashMap.newKeySet();
 
     static {
@@ -192,7 +196,7 @@ final class ProcessRedisNode implements RedisNode {
                 throw new IllegalStateException("redis-server on port " + onPort + " exited with " + p.exitValue()
                         + "; see " + dir.resolve("redis-" + onPort + ".log"));
             }
-            try (Jedis probe = new Jedis(HOST, onPort, 200)) {
+            try (Jedis probe = new Jedis(new HostAndPort(HOST, onPort), PROBE)) {
                 if ("PONG".equals(probe.ping())) {
                     return;
                 }

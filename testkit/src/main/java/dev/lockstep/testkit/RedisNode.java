@@ -45,6 +45,7 @@ public interface RedisNode extends AutoCloseable {
         return new Jedis(address(), DefaultJedisClientConfig.builder()
                 .connectionTimeoutMillis((int) CLIENT_TIMEOUT.toMillis())
                 .socketTimeoutMillis((int) CLIENT_TIMEOUT.toMillis())
+                .serverDefaultProtocol()
                 .build());
     }
 

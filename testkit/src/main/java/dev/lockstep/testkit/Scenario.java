@@ -7,19 +7,41 @@ import dev.lockstep.Guarantee;
  * {@link History}. A stage that claims {@link #guarantee()} must prevent it; any other stage
  * must reproduce it.
  */
-public interface Scenario {
+public abstract class Scenario {
+
+    private final String id;
+    private final Guarantee guarantee;
+    private final String story;
+
+    /** A scenario called {@code id} that tries to break {@code guarantee}, told as {@code story}. */
+    protected Scenario(String id, Guarantee guarantee, String story) {
+        this.id = id;
+        this.guarantee = guarantee;
+        this.story = story;
+    }
 
     /** The id used in the scoreboard and on the command line, e.g. {@code foreign-unlock}. */
-    String id();
+    public final String id() {
+        return id;
+    }
 
     /** The guarantee this scenario tries to break. */
-    Guarantee guarantee();
+    public final Guarantee guarantee() {
+        return guarantee;
+    }
 
     /** The story in one or two sentences: who does what, and what goes wrong without the guarantee. */
-    String story();
+    public final String story() {
+        return story;
+    }
 
     /** Plays the story against {@code context.stage()} and judges the history it recorded. */
-    Verdict run(ScenarioContext context) throws Exception;
+    public abstract Verdict run(ScenarioContext context) throws Exception;
+
+    @Override
+    public String toString() {
+        return id;
+    }
 
     /**
      * The judgement of one run.
@@ -27,7 +49,7 @@ public interface Scenario {
      * @param violated    whether the guarantee was broken
      * @param explanation one sentence a learner can read under the timeline
      */
-    record Verdict(boolean violated, String explanation) {
+    public record Verdict(boolean violated, String explanation) {
 
         /** The guarantee was broken: {@code explanation} says how. */
         public static Verdict violated(String explanation) {

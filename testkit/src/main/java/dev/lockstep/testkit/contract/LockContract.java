@@ -75,7 +75,7 @@ public abstract class LockContract {
     }
 
     @AfterAll
-    void printScoreboard() {
+    void printScoreboardAndCheckForLeaks() throws InterruptedException {
         closeAll();
         if (fixture != null) {
             fixture.close();
@@ -84,6 +84,26 @@ public abstract class LockContract {
         String table = scoreboard.markdown();
         System.out.println("\nlockstep scoreboard\n\n" + table);
         scoreboard.write(Path.of("target", "lockstep-scoreboard.md"));
+        assertNoLockstepThreadsLeft();
+    }
+
+    /** Every scenario, client and fault closed what it started: no testkit or stage thread may outlive them. */
+    private static void assertNoLockstepThreadsLeft() throws InterruptedException {
+        long deadline = System.nanoTime() + BOUNDED.toNanos();
+        List<String> left = lockstepThreads();
+        while (!left.isEmpty() && System.nanoTime() < deadline) {
+            Thread.sleep(50);
+            left = lockstepThreads();
+        }
+        assertTrue(left.isEmpty(), "threads leaked: " + left);
+    }
+
+    private static List<String> lockstepThreads() {
+        return Thread.getAllStackTraces().keySet().stream()
+                .filter(Thread::isAlive)
+                .map(Thread::getName)
+                .filter(name -> name.startsWith("lockstep-"))
+                .toList();
     }
 
     private boolean claims(Guarantee guarantee) {

@@ -12,27 +12,18 @@ import java.time.Duration;
  * The holder's JVM is killed (SIGKILL) while it holds the lock: no finally block, no unlock.
  * The lock must free itself within the lease plus a margin, or everyone waits forever.
  */
-public final class CrashHolder implements Scenario {
+public final class CrashHolder extends Scenario {
 
     private static final String LOCK = "orders";
     private static final Duration LEASE = Duration.ofMillis(500);
     private static final Duration MARGIN = Duration.ofMillis(1000);
     private static final Duration STARTUP = Duration.ofSeconds(10);
 
-    @Override
-    public String id() {
-        return "crash-holder";
-    }
-
-    @Override
-    public Guarantee guarantee() {
-        return Guarantee.LIVENESS_AFTER_CRASH;
-    }
-
-    @Override
-    public String story() {
-        return "A's JVM is killed while it holds the lock; "
-                + "B must still get the lock once A's lease runs out.";
+    /** The scenario as the catalog lists it. */
+    public CrashHolder() {
+        super("crash-holder", Guarantee.LIVENESS_AFTER_CRASH,
+                "A's JVM is killed while it holds the lock; "
+                + "B must still get the lock once A's lease runs out.");
     }
 
     @Override

@@ -18,7 +18,7 @@ import java.util.concurrent.TimeUnit;
  * finishes and unlocks (T6). Without an owner check A's unlock deletes B's lock, and C walks in
  * beside B. Judged by {@link Checker#intrusions}: C acquiring inside B's lease, before B unlocked.
  */
-public final class ForeignUnlock implements Scenario {
+public final class ForeignUnlock extends Scenario {
 
     private static final String LOCK = "orders";
     private static final Duration A_LEASE = Duration.ofMillis(300);
@@ -29,20 +29,11 @@ public final class ForeignUnlock implements Scenario {
     private static final Duration C_WORK = Duration.ofMillis(100);
     private static final Duration DEADLINE = Duration.ofSeconds(10);
 
-    @Override
-    public String id() {
-        return "foreign-unlock";
-    }
-
-    @Override
-    public Guarantee guarantee() {
-        return Guarantee.OWNER_ONLY_RELEASE;
-    }
-
-    @Override
-    public String story() {
-        return "A's lease runs out mid-work, B takes the lock, A finishes and unlocks: "
-                + "A's unlock deletes B's lock and C walks in beside B.";
+    /** The scenario as the catalog lists it. */
+    public ForeignUnlock() {
+        super("foreign-unlock", Guarantee.OWNER_ONLY_RELEASE,
+                "A's lease runs out mid-work, B takes the lock, A finishes and unlocks: "
+                + "A's unlock deletes B's lock and C walks in beside B.");
     }
 
     @Override

@@ -17,7 +17,7 @@ import java.util.concurrent.Future;
  * enters beside it, and one of their counter increments is lost. Judged by
  * {@link Checker#overlaps} and the {@link ProtectedCounter}.
  */
-public final class LongCriticalSection implements Scenario {
+public final class LongCriticalSection extends Scenario {
 
     private static final String LOCK = "orders";
     private static final Duration LEASE = Duration.ofMillis(300);
@@ -25,20 +25,11 @@ public final class LongCriticalSection implements Scenario {
     private static final Duration B_WORK = Duration.ofMillis(100);
     private static final Duration DEADLINE = Duration.ofSeconds(10);
 
-    @Override
-    public String id() {
-        return "long-critical-section";
-    }
-
-    @Override
-    public Guarantee guarantee() {
-        return Guarantee.LEASE_RENEWAL;
-    }
-
-    @Override
-    public String story() {
-        return "A's work lasts three leases; the lock expires under it, "
-                + "B enters beside A, and one counter update is lost.";
+    /** The scenario as the catalog lists it. */
+    public LongCriticalSection() {
+        super("long-critical-section", Guarantee.LEASE_RENEWAL,
+                "A's work lasts three leases; the lock expires under it, "
+                + "B enters beside A, and one counter update is lost.");
     }
 
     @Override

@@ -12,27 +12,18 @@ import java.time.Duration;
  * makes the caller wait for itself: {@code lock()} would hang, {@code tryLock} times out. A
  * reentrant lock counts holds, and only the last unlock lets another client in.
  */
-public final class Reentry implements Scenario {
+public final class Reentry extends Scenario {
 
     private static final String LOCK = "orders";
     private static final Duration LEASE = Duration.ofSeconds(10);
     private static final Duration INNER_WAIT = Duration.ofMillis(500);
     private static final Duration RELEASE_WAIT = Duration.ofSeconds(2);
 
-    @Override
-    public String id() {
-        return "reentry";
-    }
-
-    @Override
-    public Guarantee guarantee() {
-        return Guarantee.REENTRANT;
-    }
-
-    @Override
-    public String story() {
-        return "A holds the lock and calls a method that locks it again: "
-                + "without reentrancy A waits for itself.";
+    /** The scenario as the catalog lists it. */
+    public Reentry() {
+        super("reentry", Guarantee.REENTRANT,
+                "A holds the lock and calls a method that locks it again: "
+                + "without reentrancy A waits for itself.");
     }
 
     @Override
