@@ -14,7 +14,6 @@ import org.testcontainers.containers.wait.strategy.Wait;
 import org.testcontainers.utility.DockerImageName;
 import redis.clients.jedis.HostAndPort;
 import redis.clients.jedis.Jedis;
-import redis.clients.jedis.exceptions.JedisException;
 
 /**
  * A {@code redis:7} container: the same node as {@link ProcessRedisNode}, with Docker doing the faults.
@@ -173,16 +172,10 @@ final class ContainerRedisNode implements RedisNode {
 
     private void awaitReady() {
         long deadline = System.nanoTime() + RESTART.toNanos();
-        while (true) {
-            try (Jedis probe = new Jedis(address.getHost(), address.getPort(), 200)) {
-                if ("PONG".equals(probe.ping())) {
-                    return;
-                }
-            } catch (JedisException e) {
-                // Docker's port proxy accepts before Redis listens: the connection resets until it is up.
-                if (System.nanoTime() > deadline) {
-                    throw new IllegalStateException(label() + " did not answer within " + RESTART + " of a restart", e);
-                }
+        // Docker's port proxy accepts before Redis listens: the connection resets until it is up.
+        while (!RedisNode.answersPing(address)) {
+            if (System.nanoTime() > deadline) {
+                throw new IllegalStateException(label() + " did not answer within " + RESTART + " of a restart");
             }
             try {
                 Thread.sleep(20);

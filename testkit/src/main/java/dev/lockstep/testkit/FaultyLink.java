@@ -34,6 +34,7 @@ public final class FaultyLink implements AutoCloseable {
     private final Set<Pipe> pipes = ConcurrentHashMap.newKeySet();
     private final Set<Thread> threads = ConcurrentHashMap.newKeySet();
     private final AtomicInteger connections = new AtomicInteger();
+    private final Thread acceptor;
     private volatile boolean blackholed;
     private volatile Duration delay = Duration.ZERO;
     private volatile boolean closed;
@@ -42,6 +43,7 @@ public final class FaultyLink implements AutoCloseable {
         this.target = target;
         this.server = server;
         this.threadPrefix = "lockstep-faultylink-" + server.getLocalPort() + "-";
+        this.acceptor = newThread("accept", this::acceptLoop);
     }
 
     /** Starts a proxy on a free loopback port that forwards every connection to {@code target}. */
@@ -53,7 +55,7 @@ public final class FaultyLink implements AutoCloseable {
             throw new UncheckedIOException("cannot open a FaultyLink listener", e);
         }
         FaultyLink link = new FaultyLink(target, server);
-        link.startThread("accept", link::acceptLoop);
+        link.acceptor.start();
         return link;
     }
 
@@ -97,10 +99,9 @@ public final class FaultyLink implements AutoCloseable {
         }
         closeQuietly(server);
         // Pipes are created by the accept thread only: once it has ended, the set is final.
-        Thread acceptor = threads.stream().filter(t -> t.getName().endsWith("-accept")).findFirst().orElse(null);
         join(acceptor, System.nanoTime() + JOIN_TIMEOUT.toNanos());
         pipes.forEach(Pipe::close);
-        // mutant
+        threads.forEach(Thread::interrupt); // wakes pumps sleeping out a delay
         long deadline = System.nanoTime() + JOIN_TIMEOUT.toNanos();
         threads.forEach(thread -> join(thread, deadline));
     }
@@ -134,8 +135,8 @@ public final class FaultyLink implements AutoCloseable {
             Pipe pipe = new Pipe(client, upstream);
             pipes.add(pipe);
             int n = connections.incrementAndGet();
-            startThread(n + "-up", () -> pump(client, upstream, pipe));
-            startThread(n + "-down", () -> pump(upstream, client, pipe));
+            newThread(n + "-up", () -> pump(client, upstream, pipe)).start();
+            newThread(n + "-down", () -> pump(upstream, client, pipe)).start();
         }
     }
 
@@ -173,17 +174,15 @@ public final class FaultyLink implements AutoCloseable {
         return blackholed;
     }
 
-    private void startThread(String suffix, Runnable body) {
+    /** A daemon thread that {@link #close()} will end and join. */
+    private Thread newThread(String suffix, Runnable body) {
         Thread thread = new Thread(body, threadPrefix + suffix);
         thread.setDaemon(true);
         threads.add(thread);
-        thread.start();
+        return thread;
     }
 
     private static void join(Thread thread, long deadlineNanos) {
-        if (thread == null) {
-            return;
-        }
         try {
             thread.join(Math.max(1, TimeUnit.NANOSECONDS.toMillis(deadlineNanos - System.nanoTime())));
         } catch (InterruptedException e) {

@@ -13,11 +13,8 @@ import java.util.Set;
 import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.TimeUnit;
 import java.util.stream.Stream;
-import redis.clients.jedis.DefaultJedisClientConfig;
 import redis.clients.jedis.HostAndPort;
 import redis.clients.jedis.Jedis;
-import redis.clients.jedis.JedisClientConfig;
-import redis.clients.jedis.exceptions.JedisException;
 
 /**
  * A {@code redis-server} child process on a free loopback port.
@@ -29,8 +26,6 @@ final class ProcessRedisNode implements RedisNode {
 
     private static final String HOST = "127.0.0.1";
     private static final Duration STARTUP = Duration.ofSeconds(10);
-    private static final JedisClientConfig PROBE = DefaultJedisClientConfig.builder()
-            .connectionTimeoutMillis(200).socketTimeoutMillis(200).serverDefaultProtocol().build();
     private static final Set<ProcessRedisNode> LIVE = ConcurrentHashMap.newKeySet();
 
     static {
@@ -109,10 +104,13 @@ final class ProcessRedisNode implements RedisNode {
     @Override
     public synchronized void close() {
         LIVE.remove(this);
-        destroy();
-        links.forEach(FaultyLink::close);
-        links.clear();
-        deleteDir();
+        try {
+            links.forEach(FaultyLink::close);
+            links.clear();
+        } finally {
+            destroy();
+            deleteDir();
+        }
     }
 
     @Override
@@ -150,6 +148,10 @@ final class ProcessRedisNode implements RedisNode {
     }
 
     private Process launch(int onPort) {
+        if (!config.aof()) {
+            // Replication writes dump.rdb even with saving off; without AOF a restart must come back empty.
+            deleteIfPresent(dir.resolve("dump.rdb"));
+        }
         List<String> command = new ArrayList<>(List.of(binary.path().toString(),
                 "--port", Integer.toString(onPort),
                 "--bind", HOST,
@@ -191,19 +193,13 @@ final class ProcessRedisNode implements RedisNode {
 
     private void awaitReady(Process p, int onPort) {
         long deadline = System.nanoTime() + STARTUP.toNanos();
-        while (true) {
+        while (!RedisNode.answersPing(new HostAndPort(HOST, onPort))) {
             if (!p.isAlive()) {
                 throw new IllegalStateException("redis-server on port " + onPort + " exited with " + p.exitValue()
                         + "; see " + dir.resolve("redis-" + onPort + ".log"));
             }
-            try (Jedis probe = new Jedis(new HostAndPort(HOST, onPort), PROBE)) {
-                if ("PONG".equals(probe.ping())) {
-                    return;
-                }
-            } catch (JedisException e) {
-                if (System.nanoTime() > deadline) {
-                    throw new IllegalStateException("redis-server on port " + onPort + " did not answer within " + STARTUP, e);
-                }
+            if (System.nanoTime() > deadline) {
+                throw new IllegalStateException("redis-server on port " + onPort + " did not answer within " + STARTUP);
             }
             sleep(Duration.ofMillis(10));
         }
@@ -252,6 +248,14 @@ final class ProcessRedisNode implements RedisNode {
         } catch (InterruptedException e) {
             Thread.currentThread().interrupt();
             throw new IllegalStateException("interrupted while starting redis-server", e);
+        }
+    }
+
+    private static void deleteIfPresent(Path file) {
+        try {
+            Files.deleteIfExists(file);
+        } catch (IOException e) {
+            throw new UncheckedIOException("cannot clear " + file, e);
         }
     }
 

@@ -59,8 +59,19 @@ public interface RedisFixture extends AutoCloseable {
 
         @Override
         public synchronized void close() {
-            nodes.forEach(RedisNode::close);
+            RuntimeException first = null;
+            for (RedisNode node : nodes) {
+                try {
+                    node.close();
+                } catch (RuntimeException e) {
+                    // Stop the others first: one stuck node must not leave the rest running.
+                    first = first == null ? e : first;
+                }
+            }
             nodes.clear();
+            if (first != null) {
+                throw first;
+            }
         }
     }
 }

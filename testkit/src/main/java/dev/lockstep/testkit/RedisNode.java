@@ -4,7 +4,9 @@ import java.time.Duration;
 import redis.clients.jedis.DefaultJedisClientConfig;
 import redis.clients.jedis.HostAndPort;
 import redis.clients.jedis.Jedis;
+import redis.clients.jedis.JedisClientConfig;
 import redis.clients.jedis.RedisClient;
+import redis.clients.jedis.exceptions.JedisException;
 
 /**
  * One real Redis server with the faults the scenarios inject. Started by a {@link RedisFixture};
@@ -38,6 +40,17 @@ public interface RedisNode extends AutoCloseable {
                         .socketTimeoutMillis(timeout)
                         .build())
                 .build();
+    }
+
+    /** Whether a server at {@code address} answers PING within a short timeout. */
+    static boolean answersPing(HostAndPort address) {
+        JedisClientConfig quick = DefaultJedisClientConfig.builder()
+                .connectionTimeoutMillis(200).socketTimeoutMillis(200).serverDefaultProtocol().build();
+        try (Jedis probe = new Jedis(address, quick)) {
+            return "PONG".equals(probe.ping());
+        } catch (JedisException e) {
+            return false;
+        }
     }
 
     /** A single admin connection for set-up commands; the caller closes it. */

@@ -126,13 +126,14 @@ class FaultyLinkTest {
         FaultyLink link = FaultyLink.to(node.address());
         HostAndPort address = link.address();
         String prefix = "lockstep-faultylink-" + address.getPort() + "-";
-        try (Socket socket = connect(address)) {
-            assertEquals("+PONG", roundTrip(socket, "PING"));
-            // A pump asleep in a long delay must not hold close() up.
+        try (Socket idle = connect(address); Socket busy = connect(address)) {
+            assertEquals("+PONG", roundTrip(idle, "PING")); // its pumps now block in read()
+            assertEquals("+PONG", roundTrip(busy, "PING"));
+            // A pump asleep in a long delay must not hold close() up either.
             link.delay(Duration.ofSeconds(30));
-            send(socket, "PING");
-            awaitTrue("accept and pump threads running", Duration.ofSeconds(5),
-                    () -> threadsNamed(prefix).size() == 3);
+            send(busy, "PING");
+            awaitTrue("accept thread and two pumps per connection", Duration.ofSeconds(5),
+                    () -> threadsNamed(prefix).size() == 5);
 
             long start = System.nanoTime();
             link.close();
@@ -140,8 +141,10 @@ class FaultyLinkTest {
             assertTrue(took.compareTo(Duration.ofSeconds(2)) < 0, "close() took " + took);
 
             awaitTrue("no " + prefix + " thread alive", Duration.ofSeconds(2), () -> threadsNamed(prefix).isEmpty());
-            socket.setSoTimeout(5000);
-            assertConnectionEnds(socket);
+            idle.setSoTimeout(5000);
+            assertConnectionEnds(idle);
+            busy.setSoTimeout(5000);
+            assertConnectionEnds(busy);
             assertThrows(ConnectException.class, () -> connect(address).close(), "listener closed");
             link.close(); // idempotent
         } finally {

@@ -10,10 +10,7 @@ import java.nio.file.Path;
 import java.time.Duration;
 import java.util.concurrent.TimeUnit;
 import org.junit.jupiter.api.Test;
-import redis.clients.jedis.DefaultJedisClientConfig;
 import redis.clients.jedis.HostAndPort;
-import redis.clients.jedis.Jedis;
-import redis.clients.jedis.exceptions.JedisException;
 
 /**
  * A JVM killed with SIGKILL runs no shutdown hook, yet the redis-server it started must not
@@ -44,28 +41,19 @@ class OrphanedServerTest {
             }
             assertTrue(line != null, "the child JVM never reported its node");
             HostAndPort address = new HostAndPort("127.0.0.1", Integer.parseInt(line.substring(5)));
-            assertTrue(answers(address), "the node should run while its JVM lives");
+            assertTrue(RedisNode.answersPing(address), "the node should run while its JVM lives");
 
             parent.destroyForcibly();
             assertTrue(parent.waitFor(10, TimeUnit.SECONDS));
             assertEquals(137, parent.exitValue(), "the JVM should have died by SIGKILL");
 
             long deadline = System.nanoTime() + Duration.ofSeconds(10).toNanos();
-            while (answers(address) && System.nanoTime() < deadline) {
+            while (RedisNode.answersPing(address) && System.nanoTime() < deadline) {
                 Thread.sleep(100);
             }
-            assertTrue(!answers(address), "redis-server outlived the JVM that started it");
+            assertTrue(!RedisNode.answersPing(address), "redis-server outlived the JVM that started it");
         } finally {
             parent.destroyForcibly();
-        }
-    }
-
-    private static boolean answers(HostAndPort address) {
-        try (Jedis jedis = new Jedis(address, DefaultJedisClientConfig.builder()
-                .connectionTimeoutMillis(300).socketTimeoutMillis(300).serverDefaultProtocol().build())) {
-            return "PONG".equals(jedis.ping());
-        } catch (JedisException e) {
-            return false;
         }
     }
 }

@@ -35,7 +35,7 @@ public final class ScheduleExplorer {
     private static final Duration LEASE = Duration.ofMillis(300);
     private static final Duration SPIN = Duration.ofMillis(50);
     /** A free lock must be taken by a waiter within this; more is a liveness failure. */
-    private static final Duration LIVENESS_SLACK = SPIN.plusMillis(250);
+    private static final Duration LIVENESS_SLACK = SPIN.plusMillis(450);
     private static final double CRASH = 0.1;
     private static final double REENTER = 0.3;
 

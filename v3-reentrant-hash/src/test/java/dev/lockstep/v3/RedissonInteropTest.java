@@ -1,0 +1,268 @@
+package dev.lockstep.v3;
+
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertFalse;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
+import dev.lockstep.DistLock;
+import dev.lockstep.LockOptions;
+import dev.lockstep.testkit.RedisFixture;
+import dev.lockstep.testkit.RedisNode;
+import java.time.Duration;
+import java.util.Arrays;
+import java.util.List;
+import java.util.Map;
+import java.util.concurrent.Callable;
+import java.util.concurrent.ExecutionException;
+import java.util.concurrent.ExecutorService;
+import java.util.concurrent.Executors;
+import java.util.concurrent.Future;
+import java.util.concurrent.TimeUnit;
+import java.util.concurrent.TimeoutException;
+import org.junit.jupiter.api.AfterAll;
+import org.junit.jupiter.api.BeforeAll;
+import org.junit.jupiter.api.Test;
+import org.redisson.Redisson;
+import org.redisson.api.RLock;
+import org.redisson.api.RedissonClient;
+import org.redisson.config.Config;
+import redis.clients.jedis.RedisClient;
+
+/**
+ * A Redisson {@link RLock} named {@code "{" + name + "}"} and the v3 lock {@code name} are one lock:
+ * the same Redis hash, field {@code clientId:threadId} to hold count. So a team can migrate between
+ * Redisson and Lockstep v3 one lock at a time, with old and new code running side by side, and
+ * mutual exclusion holds throughout: each client sees the other's holds.
+ *
+ * <p>Both clients name the owner by thread id, so every holder here is one dedicated thread that
+ * does both its lock and its unlock.
+ */
+class RedissonInteropTest {
+
+    /** How long any single step may take before the test fails instead of hanging. */
+    private static final Duration DEADLINE = Duration.ofSeconds(10);
+    /** How long a blocked client tries before giving up: many v3 spins, more than one Redisson round trip. */
+    private static final Duration SHORT_WAIT = Duration.ofMillis(200);
+
+    private static RedisFixture fixture;
+    private static RedisClient redis;
+    private static ReentrantHashLocks lockstep;
+    private static RedissonClient redisson;
+
+    @BeforeAll
+    static void start() {
+        fixture = RedisFixture.processes();
+        RedisNode node = fixture.start();
+        redis = node.newClient();
+        lockstep = new ReentrantHashLocks(redis, LockOptions.defaults());
+        Config config = new Config();
+        // Small pools: the test needs a handful of connections, and fewer threads to stop at shutdown.
+        config.useSingleServer()
+                .setAddress("redis://127.0.0.1:" + node.address().getPort())
+                .setConnectionPoolSize(4)
+                .setConnectionMinimumIdleSize(1)
+                .setSubscriptionConnectionPoolSize(2)
+                .setSubscriptionConnectionMinimumIdleSize(1);
+        redisson = Redisson.create(config);
+    }
+
+    @AfterAll
+    static void stop() throws InterruptedException {
+        if (redisson != null) {
+            redisson.shutdown();
+        }
+        if (lockstep != null) {
+            lockstep.close();
+        }
+        if (redis != null) {
+            redis.close();
+        }
+        if (fixture != null) {
+            fixture.close();
+        }
+        // Later tests share this JVM: Redisson's netty and timer threads must be gone, not just idle.
+        assertNoThreadsNamed("redisson-", "interop-");
+    }
+
+    @Test
+    void aRedissonHolderBlocksV3UntilItUnlocks() throws Exception {
+        String name = "redisson-holds";
+        RLock theirs = redisson.getLock(key(name));
+        DistLock ours = lockstep.get(name);
+        try (Holder redissonThread = new Holder("redisson"); Holder v3Thread = new Holder("v3")) {
+            redissonThread.run(theirs::lock);
+
+            assertFalse(v3Thread.call(() -> ours.tryLock(SHORT_WAIT, null)), "v3 took a lock Redisson holds");
+
+            // v3 spins, so a v3 waiter already parked notices Redisson's release without any message.
+            Future<Boolean> waiting = v3Thread.submit(() -> ours.tryLock(DEADLINE, null));
+            redissonThread.run(theirs::unlock);
+            assertTrue(get(waiting), "v3 did not take the lock after Redisson released it");
+
+            v3Thread.run(ours::unlock);
+        }
+        assertFalse(redis.exists(key(name)), "the lock outlived both unlocks");
+    }
+
+    @Test
+    void aV3HolderBlocksRedissonUntilItUnlocks() throws Exception {
+        String name = "v3-holds";
+        RLock theirs = redisson.getLock(key(name));
+        DistLock ours = lockstep.get(name);
+        try (Holder redissonThread = new Holder("redisson"); Holder v3Thread = new Holder("v3")) {
+            v3Thread.run(ours::lock);
+
+            assertFalse(redissonThread.call(() -> theirs.tryLock(SHORT_WAIT.toMillis(), TimeUnit.MILLISECONDS)),
+                    "Redisson took a lock v3 holds");
+
+            v3Thread.run(ours::unlock);
+            // A fresh attempt: v3 publishes nothing on unlock (v5 does), so a Redisson waiter parked
+            // on the lock channel would sleep until its next retry instead of waking now.
+            assertTrue(redissonThread.call(() -> theirs.tryLock(SHORT_WAIT.toMillis(), TimeUnit.MILLISECONDS)),
+                    "Redisson did not take the lock after v3 released it");
+
+            redissonThread.run(theirs::unlock);
+        }
+        assertFalse(redis.exists(key(name)), "the lock outlived both unlocks");
+    }
+
+    @Test
+    void bothWriteTheSameHashOneFieldPerOwnerCountingHolds() throws Exception {
+        String name = "layout";
+        String key = key(name);
+        RLock theirs = redisson.getLock(key);
+        DistLock ours = lockstep.get(name);
+        try (Holder redissonThread = new Holder("redisson"); Holder v3Thread = new Holder("v3")) {
+            // Redisson's owner field is its client id, a colon, and the holding thread's id.
+            String redissonOwner = redisson.getId() + ":" + redissonThread.threadId();
+            redissonThread.run(theirs::lock);
+            assertEquals("hash", redis.type(key));
+            assertEquals(Map.of(redissonOwner, "1"), redis.hgetAll(key));
+            redissonThread.run(theirs::lock);
+            assertEquals(Map.of(redissonOwner, "2"), redis.hgetAll(key));
+            redissonThread.run(theirs::unlock);
+            redissonThread.run(theirs::unlock);
+            assertFalse(redis.exists(key), "Redisson's last unlock left the hash behind");
+
+            // v3 writes the same shape, its own client id in Redisson's place.
+            String v3Owner = lockstep.clientId() + ":" + v3Thread.threadId();
+            v3Thread.run(ours::lock);
+            assertEquals("hash", redis.type(key));
+            assertEquals(Map.of(v3Owner, "1"), redis.hgetAll(key));
+            v3Thread.run(ours::lock);
+            assertEquals(Map.of(v3Owner, "2"), redis.hgetAll(key));
+            v3Thread.run(ours::unlock);
+            v3Thread.run(ours::unlock);
+            assertFalse(redis.exists(key), "v3's last unlock left the hash behind");
+
+            // Both ids are UUIDs, so the two fields are indistinguishable in form.
+            String ownerForm = "[0-9a-f]{8}(-[0-9a-f]{4}){3}-[0-9a-f]{12}:\\d+";
+            assertTrue(redissonOwner.matches(ownerForm), redissonOwner);
+            assertTrue(v3Owner.matches(ownerForm), v3Owner);
+        }
+    }
+
+    @Test
+    void aReentrantV3HoldKeepsRedissonOutUntilTheLastUnlock() throws Exception {
+        String name = "v3-reenters";
+        RLock theirs = redisson.getLock(key(name));
+        DistLock ours = lockstep.get(name);
+        try (Holder redissonThread = new Holder("redisson"); Holder v3Thread = new Holder("v3")) {
+            Callable<Boolean> redissonTries = () -> theirs.tryLock(SHORT_WAIT.toMillis(), TimeUnit.MILLISECONDS);
+            v3Thread.run(ours::lock);
+            v3Thread.run(ours::lock);
+
+            v3Thread.run(ours::unlock);
+            // One unlock of two only lowers the count: the lock is still v3's.
+            assertEquals(List.of("1"), redis.hvals(key(name)));
+            assertFalse(redissonThread.call(redissonTries), "Redisson took the lock after v3's first of two unlocks");
+
+            v3Thread.run(ours::unlock);
+            assertTrue(redissonThread.call(redissonTries), "Redisson did not take the lock after v3's last unlock");
+            assertFalse(theirs.isHeldByThread(v3Thread.threadId()), "Redisson thinks v3's thread holds it");
+
+            redissonThread.run(theirs::unlock);
+        }
+        assertFalse(redis.exists(key(name)), "the lock outlived every unlock");
+    }
+
+    private static void assertNoThreadsNamed(String... prefixes) throws InterruptedException {
+        long deadline = System.nanoTime() + DEADLINE.toNanos();
+        List<String> left = threadsNamed(prefixes);
+        while (!left.isEmpty() && System.nanoTime() < deadline) {
+            Thread.sleep(50);
+            left = threadsNamed(prefixes);
+        }
+        assertTrue(left.isEmpty(), "threads leaked: " + left);
+    }
+
+    private static List<String> threadsNamed(String... prefixes) {
+        return Thread.getAllStackTraces().keySet().stream()
+                .filter(Thread::isAlive)
+                .map(Thread::getName)
+                .filter(name -> Arrays.stream(prefixes).anyMatch(name::startsWith))
+                .toList();
+    }
+
+    /** The key both clients use: v3 wraps its name in a hash tag, so Redisson is given the wrapped name. */
+    private static String key(String name) {
+        return "{" + name + "}";
+    }
+
+    private static <T> T get(Future<T> future) throws Exception {
+        try {
+            return future.get(DEADLINE.toMillis(), TimeUnit.MILLISECONDS);
+        } catch (ExecutionException e) {
+            throw e.getCause() instanceof Exception cause ? cause : e;
+        } catch (TimeoutException e) {
+            future.cancel(true);
+            throw new AssertionError("a lock call took longer than " + DEADLINE, e);
+        }
+    }
+
+    /** A lock step that returns nothing and may throw. */
+    @FunctionalInterface
+    private interface Step {
+        void run() throws Exception;
+    }
+
+    /**
+     * One thread that takes and releases locks: both clients key ownership by thread id, so the
+     * thread that locked must be the one that unlocks. Every step is bounded by {@link #DEADLINE}.
+     */
+    private static final class Holder implements AutoCloseable {
+
+        private final ExecutorService thread;
+        private final long threadId;
+
+        Holder(String role) throws Exception {
+            thread = Executors.newSingleThreadExecutor(task -> new Thread(task, "interop-" + role));
+            threadId = call(() -> Thread.currentThread().getId());
+        }
+
+        long threadId() {
+            return threadId;
+        }
+
+        <T> Future<T> submit(Callable<T> task) {
+            return thread.submit(task);
+        }
+
+        <T> T call(Callable<T> task) throws Exception {
+            return get(submit(task));
+        }
+
+        void run(Step step) throws Exception {
+            call(() -> {
+                step.run();
+                return null;
+            });
+        }
+
+        @Override
+        public void close() throws InterruptedException {
+            thread.shutdownNow();
+            assertTrue(thread.awaitTermination(DEADLINE.toMillis(), TimeUnit.MILLISECONDS), "a holder thread hung");
+        }
+    }
+}
