@@ -63,6 +63,31 @@ public final class ClientProcess implements AutoCloseable {
         history.acquired(name, start, lease == null ? defaultLease : lease, 1, "locked in its own JVM (pid " + process.pid() + ")");
     }
 
+    /** Unlocks {@code lockName} in the child JVM; true when the stage accepted, false when it refused. */
+    public boolean unlock(String lockName) {
+        long start = history.now();
+        send("unlock " + lockName);
+        String reply = reply(Duration.ofSeconds(10));
+        if ("unlocked".equals(reply)) {
+            history.unlocked(start, name, 0, "unlock");
+            return true;
+        }
+        history.recordAt(start, name, Kind.UNLOCK_REFUSED, "unlock refused: " + reply);
+        return false;
+    }
+
+    /** SIGSTOP: a stop-the-world pause; the holder's threads, timers and sockets all freeze. */
+    public void pause() {
+        Signals.stop(process);
+        history.record(name, Kind.FAULT, "paused (SIGSTOP)");
+    }
+
+    /** SIGCONT after {@link #pause()}: the holder carries on as if no time had passed. */
+    public void resume() {
+        Signals.resume(process);
+        history.record(name, Kind.FAULT, "resumed (SIGCONT)");
+    }
+
     /** SIGKILL: the holder dies mid-work, with no chance to unlock. */
     public void kill() {
         process.destroyForcibly();
@@ -88,13 +113,20 @@ public final class ClientProcess implements AutoCloseable {
         }
     }
 
-    private void expect(String reply, Duration within) {
+    private void expect(String expected, Duration within) {
+        String got = reply(within);
+        if (!expected.equals(got)) {
+            throw new IllegalStateException("client " + name + " answered '" + got + "' instead of " + expected);
+        }
+    }
+
+    private String reply(Duration within) {
         try {
             String got = replies.poll(within.toMillis(), TimeUnit.MILLISECONDS);
-            if (!reply.equals(got)) {
-                throw new IllegalStateException("client " + name + " answered " + got + " instead of " + reply
-                        + (got == null ? " within " + within.toMillis() + " ms" : ""));
+            if (got == null) {
+                throw new IllegalStateException("client " + name + " did not answer within " + within.toMillis() + " ms");
             }
+            return got;
         } catch (InterruptedException e) {
             Thread.currentThread().interrupt();
             throw new IllegalStateException("interrupted while waiting for client " + name, e);

@@ -76,12 +76,20 @@ final class ProcessRedisNode implements RedisNode {
 
     @Override
     public void pause() {
-        signal("STOP");
+        Signals.stop(running());
     }
 
     @Override
     public void resume() {
-        signal("CONT");
+        Signals.resume(running());
+    }
+
+    private Process running() {
+        Process p = process;
+        if (p == null || !p.isAlive()) {
+            throw new IllegalStateException(label() + " is not running");
+        }
+        return p;
     }
 
     @Override
@@ -202,24 +210,6 @@ final class ProcessRedisNode implements RedisNode {
                 throw new IllegalStateException("redis-server on port " + onPort + " did not answer within " + STARTUP);
             }
             sleep(Duration.ofMillis(10));
-        }
-    }
-
-    private void signal(String name) {
-        Process p = process;
-        if (p == null || !p.isAlive()) {
-            throw new IllegalStateException(label() + " is not running");
-        }
-        try {
-            Process kill = new ProcessBuilder("kill", "-" + name, Long.toString(p.pid())).start();
-            if (!kill.waitFor(5, TimeUnit.SECONDS) || kill.exitValue() != 0) {
-                throw new IllegalStateException("kill -" + name + " " + p.pid() + " failed");
-            }
-        } catch (IOException e) {
-            throw new UncheckedIOException(e);
-        } catch (InterruptedException e) {
-            Thread.currentThread().interrupt();
-            throw new IllegalStateException("interrupted while signalling " + label(), e);
         }
     }
 

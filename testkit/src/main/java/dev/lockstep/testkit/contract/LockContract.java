@@ -13,10 +13,13 @@ import dev.lockstep.Guarantee;
 import dev.lockstep.LockException;
 import dev.lockstep.LockOptions;
 import dev.lockstep.Locks;
+import dev.lockstep.testkit.Actor;
+import dev.lockstep.testkit.ClientProcess;
 import dev.lockstep.testkit.Outcome;
 import dev.lockstep.testkit.RedisFixture;
 import dev.lockstep.testkit.RedisNode;
 import dev.lockstep.testkit.Scenario;
+import dev.lockstep.testkit.ScenarioContext;
 import dev.lockstep.testkit.Scoreboard;
 import dev.lockstep.testkit.Stage;
 import dev.lockstep.testkit.explore.ScheduleExplorer;
@@ -340,6 +343,26 @@ public abstract class LockContract {
                     () -> locks.get("stalled").lock()));
         } finally {
             stalled.resume();
+        }
+    }
+
+    @Test
+    void aStoppedHolderLosesTheLockWhenItsLeaseRunsOut() throws Exception {
+        try (ScenarioContext context = new ScenarioContext(stage, fixture)) {
+            LockOptions options = LockOptions.defaults().withLease(Duration.ofMillis(500));
+            ClientProcess holder = context.process("A", options);
+            Actor other = context.actor("B", options);
+            holder.lock("stopped", null, BOUNDED);
+            holder.pause();
+            try {
+                assertTrue(other.tryLock("stopped", Duration.ofSeconds(3), null),
+                        "the lease of a stopped holder never ran out");
+            } finally {
+                holder.resume();
+            }
+            // Woken up, the holder still believes it holds the lock. Only an owner check stops its unlock.
+            assertEquals(!claims(Guarantee.OWNER_ONLY_RELEASE), holder.unlock("stopped"),
+                    "a resumed holder's stale unlock");
         }
     }
 
