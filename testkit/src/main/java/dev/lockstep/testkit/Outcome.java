@@ -65,8 +65,9 @@ public record Outcome(Stage stage, Scenario scenario, boolean claimed, Verdict v
     /** Plays {@code scenario} on {@code stage} with fresh nodes from {@code fixture}. */
     public static Outcome run(Stage stage, Scenario scenario, RedisFixture fixture) {
         try (ScenarioContext context = new ScenarioContext(stage, fixture)) {
-            boolean claimed = context.claims().contains(scenario.guarantee());
+            boolean claimed = false;
             try {
+                claimed = context.claims().contains(scenario.guarantee());
                 return new Outcome(stage, scenario, claimed, scenario.run(context), context.history(), null);
             } catch (Exception e) {
                 return new Outcome(stage, scenario, claimed, null, context.history(), e);

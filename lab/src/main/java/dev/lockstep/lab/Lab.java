@@ -1,0 +1,57 @@
+package dev.lockstep.lab;
+
+import dev.lockstep.testkit.scenario.Catalog;
+import java.nio.file.Path;
+import java.util.concurrent.Callable;
+import picocli.CommandLine;
+import picocli.CommandLine.Command;
+import picocli.CommandLine.Option;
+import picocli.CommandLine.ScopeType;
+import picocli.CommandLine.Spec;
+import picocli.CommandLine.Model.CommandSpec;
+
+/** The main program: plays every scenario on every stage against real Redis and prints what happened. */
+@Command(name = "lab",
+        mixinStandardHelpOptions = true,
+        versionProvider = LabVersion.class,
+        subcommands = {ListCommand.class, RunCommand.class},
+        description = {
+                "Plays every scenario on every stage against real redis-server processes,",
+                "prints each timeline, then the scoreboard (stage x scenario)."},
+        footer = {
+                "",
+                "Cells: prevented (the stage claims the guarantee and it held), reproduced (the stage does not "
+                        + "claim it and the documented failure happened), FAILED (anything else).",
+                "Exit status: 0 when no cell is FAILED (with --strict: and none is reproduced), "
+                        + "1 otherwise, 2 on a usage error.",
+                "Redis: $LOCKSTEP_REDIS_SERVER, else redis-server on the PATH, else the Redis bundled in the jar; "
+                        + "java -Dlockstep.redis=docker -jar ... runs the nodes in containers instead."})
+public final class Lab implements Callable<Integer> {
+
+    @Option(names = "--strict", scope = ScopeType.INHERIT,
+            description = "Exit non-zero when any failure is reproduced, not only when a cell is FAILED.")
+    private boolean strict;
+
+    @Option(names = "--out", paramLabel = "DIR", scope = ScopeType.INHERIT,
+            description = "Also write DIR/scoreboard.md and DIR/<stage>/<scenario>.md for every outcome.")
+    private Path out;
+
+    @Spec
+    private CommandSpec spec;
+
+    /** Runs the lab with {@code args} and exits with its status. */
+    public static void main(String[] args) {
+        System.exit(new CommandLine(new Lab()).execute(args));
+    }
+
+    /** Plays the whole catalog on every stage; the exit status. */
+    @Override
+    public Integer call() {
+        return session().play(Stages.all(), Catalog.all());
+    }
+
+    /** A session that prints to this command line's output and honours {@code --strict} and {@code --out}. */
+    Session session() {
+        return new Session(spec.commandLine().getOut(), strict, out);
+    }
+}

@@ -1,0 +1,33 @@
+package dev.lockstep.lab;
+
+import dev.lockstep.testkit.Scenario;
+import dev.lockstep.testkit.Stage;
+import dev.lockstep.testkit.scenario.Catalog;
+import java.io.PrintWriter;
+import picocli.CommandLine.Command;
+import picocli.CommandLine.Model.CommandSpec;
+import picocli.CommandLine.Spec;
+
+/** {@code lab list}: the stages and the scenarios, one line each. */
+@Command(name = "list", mixinStandardHelpOptions = true,
+        description = "Lists the stages and the scenarios (with the guarantee each one tests and its story).")
+final class ListCommand implements Runnable {
+
+    @Spec
+    private CommandSpec spec;
+
+    /** Prints the stages, then the scenarios with their guarantee and story. */
+    @Override
+    public void run() {
+        PrintWriter out = spec.commandLine().getOut();
+        out.println("Stages:");
+        for (Stage stage : Stages.all()) {
+            out.printf("  %-20s %s%n", stage.name(), stage.locksClass().getName());
+        }
+        out.println("Scenarios:");
+        for (Scenario scenario : Catalog.all()) {
+            out.printf("  %-22s %-21s %s%n", scenario.id(), scenario.guarantee(), scenario.story());
+        }
+        out.flush();
+    }
+}

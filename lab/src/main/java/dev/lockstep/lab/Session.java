@@ -1,0 +1,91 @@
+package dev.lockstep.lab;
+
+import dev.lockstep.testkit.Outcome;
+import dev.lockstep.testkit.Outcome.Cell;
+import dev.lockstep.testkit.RedisFixture;
+import dev.lockstep.testkit.Scenario;
+import dev.lockstep.testkit.Scoreboard;
+import dev.lockstep.testkit.Stage;
+import java.io.PrintWriter;
+import java.nio.file.Path;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Locale;
+
+/**
+ * One lab run: plays scenarios on stages with fresh Redis nodes, printing a progress line before
+ * each and its report after it, then the scoreboard, and decides the exit status.
+ */
+final class Session {
+
+    private final PrintWriter out;
+    private final boolean strict;
+    private final Path folder;
+
+    /** Prints to {@code out}; {@code strict} fails on reproductions; {@code folder} (or null) gets Markdown. */
+    Session(PrintWriter out, boolean strict, Path folder) {
+        this.out = out;
+        this.strict = strict;
+        this.folder = folder;
+    }
+
+    /** Plays every scenario on every stage, stage by stage; the exit status (0 when nothing failed). */
+    int play(List<Stage> stages, List<Scenario> scenarios) {
+        long start = System.nanoTime();
+        List<Outcome> outcomes = new ArrayList<>();
+        try (RedisFixture fixture = RedisFixture.fromSystemProperty()) {
+            say("Redis: " + fixture.description());
+            int total = stages.size() * scenarios.size();
+            for (Stage stage : stages) {
+                for (Scenario scenario : scenarios) {
+                    outcomes.add(playOne(stage, scenario, outcomes.size() + 1, total, fixture));
+                }
+            }
+        }
+        Scoreboard scoreboard = new Scoreboard();
+        outcomes.forEach(scoreboard::add);
+        say(scoreboard.markdown());
+        if (folder != null) {
+            new ResultFolder(folder).write(scoreboard, outcomes);
+            say("Wrote " + folder.resolve("scoreboard.md") + " and one page per outcome.");
+        }
+        say(summary(outcomes, System.nanoTime() - start));
+        return failed(scoreboard, outcomes) ? 1 : 0;
+    }
+
+    private Outcome playOne(Stage stage, Scenario scenario, int number, int total, RedisFixture fixture) {
+        String width = Integer.toString(Integer.toString(total).length());
+        String label = String.format("[%" + width + "d/%d] %s  %s", number, total, stage.name(), scenario.id());
+        say(label + " ...");
+        long start = System.nanoTime();
+        Outcome outcome = Outcome.run(stage, scenario, fixture);
+        say(label + ": " + outcome.cell() + " (" + seconds(System.nanoTime() - start) + ")");
+        say(outcome.report());
+        return outcome;
+    }
+
+    private boolean failed(Scoreboard scoreboard, List<Outcome> outcomes) {
+        return scoreboard.anyFailed() || strict && count(outcomes, Cell.REPRODUCED) > 0;
+    }
+
+    private String summary(List<Outcome> outcomes, long nanos) {
+        String summary = "Done in " + seconds(nanos) + ": "
+                + count(outcomes, Cell.PREVENTED) + " prevented, "
+                + count(outcomes, Cell.REPRODUCED) + " reproduced, "
+                + count(outcomes, Cell.FAILED) + " FAILED";
+        return strict ? summary + " (--strict: a reproduced failure fails the run)" : summary;
+    }
+
+    private static long count(List<Outcome> outcomes, Cell cell) {
+        return outcomes.stream().filter(o -> o.cell() == cell).count();
+    }
+
+    private static String seconds(long nanos) {
+        return String.format(Locale.ROOT, "%.1f s", nanos / 1e9);
+    }
+
+    private void say(String line) {
+        out.println(line);
+        out.flush();
+    }
+}

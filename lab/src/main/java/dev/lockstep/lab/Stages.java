@@ -1,0 +1,31 @@
+package dev.lockstep.lab;
+
+import dev.lockstep.testkit.Stage;
+import dev.lockstep.v1.SetnxLocks;
+import dev.lockstep.v2.OwnerCheckLocks;
+import dev.lockstep.v3.ReentrantHashLocks;
+import java.util.List;
+
+/** The stages the lab plays, in course order: each one fixes the failure its predecessor shows. */
+final class Stages {
+
+    private static final List<Stage> ALL = List.of(
+            new Stage("v1-setnx", SetnxLocks.class),
+            new Stage("v2-owner-check", OwnerCheckLocks.class),
+            new Stage("v3-reentrant-hash", ReentrantHashLocks.class));
+
+    private Stages() {
+    }
+
+    /** All stages, in course order. */
+    static List<Stage> all() {
+        return ALL;
+    }
+
+    /** The stage named {@code name} (its module), or an {@link IllegalArgumentException} listing the known ones. */
+    static Stage byName(String name) {
+        return ALL.stream().filter(s -> s.name().equals(name)).findFirst()
+                .orElseThrow(() -> new IllegalArgumentException("no stage '" + name + "'; known: "
+                        + ALL.stream().map(Stage::name).toList()));
+    }
+}
