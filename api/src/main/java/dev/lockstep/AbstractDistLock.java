@@ -4,6 +4,7 @@ import java.time.Duration;
 import java.util.Map;
 import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.TimeUnit;
+import java.util.function.Supplier;
 import redis.clients.jedis.UnifiedJedis;
 import redis.clients.jedis.exceptions.JedisConnectionException;
 
@@ -123,11 +124,10 @@ public abstract class AbstractDistLock implements DistLock {
 
     @Override
     public final void unlock() {
-        try {
+        ask("unlock", () -> {
             release();
-        } catch (JedisConnectionException e) {
-            throw new LockException(name, "unlock", e);
-        }
+            return null;
+        });
     }
 
     /**
@@ -152,10 +152,15 @@ public abstract class AbstractDistLock implements DistLock {
 
     /** One attempt, with a connection failure turned into a {@link LockException} naming this lock. */
     protected final boolean attempt(long leaseMillis) {
+        return ask("acquire", () -> tryAcquireOnce(leaseMillis));
+    }
+
+    /** Runs {@code call} against Redis; a connection failure becomes a {@link LockException} naming this lock. */
+    protected final <T> T ask(String operation, Supplier<T> call) {
         try {
-            return tryAcquireOnce(leaseMillis);
+            return call.get();
         } catch (JedisConnectionException e) {
-            throw new LockException(name, "acquire", e);
+            throw new LockException(name, operation, e);
         }
     }
 

@@ -55,7 +55,7 @@ public final class ReentrantHashLocks extends AbstractLocks {
         /** Asks Redis: the owner field is there only while this thread holds the lock. */
         @Override
         public boolean isHeldByCurrentThread() {
-            return redis().hexists(key(), threadOwner());
+            return ask("isHeldByCurrentThread", () -> redis().hexists(key(), threadOwner()));
         }
     }
 }

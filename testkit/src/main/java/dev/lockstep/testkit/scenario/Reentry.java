@@ -41,7 +41,7 @@ public final class Reentry extends Scenario {
             a.exit("exit placeOrder(), reserveStock() failed");
             a.unlock(LOCK);
             return Verdict.violated("A could not re-take the lock it held: it waited " + INNER_WAIT.toMillis()
-                    + " ms for itself (with lock() it would wait forever).");
+                    + " ms for itself (lock() would spin until its own lease ran out).");
         }
         a.note("reserveStock() done");
         a.unlock(LOCK);
