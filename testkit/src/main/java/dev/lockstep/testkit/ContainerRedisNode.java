@@ -92,13 +92,6 @@ final class ContainerRedisNode implements RedisNode {
         return link;
     }
 
-    /** {@code REPLICAOF NO ONE}. */
-    @Override
-    public void promote() {
-        try (Jedis admin = admin()) {
-            admin.replicaofNoOne();
-        }
-    }
 
     /** Stops and removes the container, and closes its links. */
     @Override

@@ -102,12 +102,6 @@ final class ProcessRedisNode implements RedisNode {
         return link;
     }
 
-    @Override
-    public void promote() {
-        try (Jedis admin = admin()) {
-            admin.replicaofNoOne();
-        }
-    }
 
     @Override
     public synchronized void close() {

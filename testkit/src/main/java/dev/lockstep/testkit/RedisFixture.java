@@ -1,8 +1,5 @@
 package dev.lockstep.testkit;
 
-import java.util.ArrayList;
-import java.util.List;
-
 /**
  * Starts real Redis nodes and stops them all at {@link #close()}. {@code -Dlockstep.redis=docker}
  * starts them in containers (Testcontainers); the default starts {@code redis-server} processes.
@@ -40,38 +37,17 @@ public interface RedisFixture extends AutoCloseable {
     void close();
 
     /** The default fixture: child processes of this JVM. */
-    final class ProcessFixture implements RedisFixture {
-
-        private final List<RedisNode> nodes = new ArrayList<>();
+    final class ProcessFixture extends NodeFixture {
 
         @Override
-        public synchronized RedisNode start(NodeConfig config) {
-            RedisNode node = new ProcessRedisNode(config);
-            nodes.add(node);
-            return node;
+        protected RedisNode newNode(NodeConfig config) {
+            return new ProcessRedisNode(config);
         }
 
         @Override
         public String description() {
             RedisBinary binary = RedisBinary.get();
             return "redis-server " + binary.version() + " (" + binary.source() + ")";
-        }
-
-        @Override
-        public synchronized void close() {
-            RuntimeException first = null;
-            for (RedisNode node : nodes) {
-                try {
-                    node.close();
-                } catch (RuntimeException e) {
-                    // Stop the others first: one stuck node must not leave the rest running.
-                    first = first == null ? e : first;
-                }
-            }
-            nodes.clear();
-            if (first != null) {
-                throw first;
-            }
         }
     }
 }

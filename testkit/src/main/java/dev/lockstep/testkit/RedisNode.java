@@ -87,7 +87,11 @@ public interface RedisNode extends AutoCloseable {
     FaultyLink replicaOf(RedisNode master);
 
     /** {@code REPLICAOF NO ONE}: a replica becomes a master, with whatever it has. */
-    void promote();
+    default void promote() {
+        try (Jedis admin = admin()) {
+            admin.replicaofNoOne();
+        }
+    }
 
     /** Stops the node for good and removes its files. */
     @Override

@@ -14,15 +14,12 @@ import java.net.SocketTimeoutException;
 import java.nio.charset.StandardCharsets;
 import java.time.Duration;
 import java.util.List;
-import java.util.function.BooleanSupplier;
 import org.junit.jupiter.api.AfterAll;
 import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.Test;
-import org.junit.jupiter.api.function.Executable;
 import redis.clients.jedis.HostAndPort;
 import redis.clients.jedis.Jedis;
 import redis.clients.jedis.RedisClient;
-import redis.clients.jedis.exceptions.JedisConnectionException;
 
 /** {@link FaultyLink} in front of a real redis-server. */
 class FaultyLinkTest {
@@ -63,9 +60,9 @@ class FaultyLinkTest {
             assertEquals("OK", client.set("faultylink:blackhole", "before"));
 
             link.blackhole();
-            assertTimesOut(client::ping);
+            Await.assertTimesOut(client::ping);
             try (RedisClient fresh = RedisNode.newClient(link.address())) {
-                assertTimesOut(fresh::ping); // new connections are accepted, but nothing flows
+                Await.assertTimesOut(fresh::ping); // new connections are accepted, but nothing flows
             }
             try (Jedis direct = node.admin()) {
                 assertEquals("PONG", direct.ping(), "only clients behind the link are partitioned");
@@ -132,7 +129,7 @@ class FaultyLinkTest {
             // A pump asleep in a long delay must not hold close() up either.
             link.delay(Duration.ofSeconds(30));
             send(busy, "PING");
-            awaitTrue("accept thread and two pumps per connection", Duration.ofSeconds(5),
+            Await.until("accept thread and two pumps per connection", Duration.ofSeconds(5),
                     () -> threadsNamed(prefix).size() == 5);
 
             long start = System.nanoTime();
@@ -140,7 +137,7 @@ class FaultyLinkTest {
             Duration took = Duration.ofNanos(System.nanoTime() - start);
             assertTrue(took.compareTo(Duration.ofSeconds(2)) < 0, "close() took " + took);
 
-            awaitTrue("no " + prefix + " thread alive", Duration.ofSeconds(2), () -> threadsNamed(prefix).isEmpty());
+            Await.until("no " + prefix + " thread alive", Duration.ofSeconds(2), () -> threadsNamed(prefix).isEmpty());
             idle.setSoTimeout(5000);
             assertConnectionEnds(idle);
             busy.setSoTimeout(5000);
@@ -150,18 +147,6 @@ class FaultyLinkTest {
         } finally {
             link.close();
         }
-    }
-
-    private static void assertTimesOut(Executable call) {
-        long start = System.nanoTime();
-        JedisConnectionException e = assertThrows(JedisConnectionException.class, call);
-        Duration took = Duration.ofNanos(System.nanoTime() - start);
-        boolean timeout = false;
-        for (Throwable t = e; t != null; t = t.getCause()) {
-            timeout |= t instanceof SocketTimeoutException;
-        }
-        assertTrue(timeout, "expected a socket timeout, got " + e);
-        assertTrue(took.compareTo(RedisNode.CLIENT_TIMEOUT.minusMillis(100)) >= 0, "timed out after only " + took);
     }
 
     /** The proxy closed this connection: EOF or a reset, not a reply and not a timeout. */
@@ -209,20 +194,5 @@ class FaultyLinkTest {
         return Thread.getAllStackTraces().keySet().stream()
                 .filter(t -> t.isAlive() && t.getName().startsWith(prefix))
                 .toList();
-    }
-
-    private static void awaitTrue(String what, Duration timeout, BooleanSupplier condition) {
-        long deadline = System.nanoTime() + timeout.toNanos();
-        while (!condition.getAsBoolean()) {
-            if (System.nanoTime() > deadline) {
-                fail(what + ": not within " + timeout);
-            }
-            try {
-                Thread.sleep(10);
-            } catch (InterruptedException e) {
-                Thread.currentThread().interrupt();
-                fail("interrupted while waiting for " + what);
-            }
-        }
     }
 }

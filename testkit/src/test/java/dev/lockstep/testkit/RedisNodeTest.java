@@ -3,24 +3,19 @@ package dev.lockstep.testkit;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertNull;
 import static org.junit.jupiter.api.Assertions.assertThrows;
-import static org.junit.jupiter.api.Assertions.assertTrue;
-import static org.junit.jupiter.api.Assertions.fail;
 
 import java.io.IOException;
 import java.net.InetSocketAddress;
 import java.net.Socket;
-import java.net.SocketTimeoutException;
 import java.time.Duration;
 import java.util.List;
 import java.util.Objects;
 import java.util.Set;
-import java.util.function.BooleanSupplier;
 import java.util.function.Supplier;
 import java.util.stream.Collectors;
 import org.junit.jupiter.api.AfterAll;
 import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.Test;
-import org.junit.jupiter.api.function.Executable;
 import redis.clients.jedis.HostAndPort;
 import redis.clients.jedis.Jedis;
 import redis.clients.jedis.RedisClient;
@@ -100,7 +95,7 @@ class RedisNodeTest {
             assertEquals("PONG", client.ping());
             node.pause();
             try {
-                assertTimesOut(client::ping);
+                Await.assertTimesOut(client::ping);
             } finally {
                 node.resume();
             }
@@ -170,11 +165,11 @@ class RedisNodeTest {
         Set<Long> ours = redisChildren();
         ours.removeAll(before);
 
-        awaitTrue("ports " + addresses + " closed", Duration.ofSeconds(5),
+        Await.until("ports " + addresses + " closed", Duration.ofSeconds(5),
                 () -> addresses.stream().noneMatch(RedisNodeTest::accepts));
-        awaitTrue("redis-server children gone", Duration.ofSeconds(5),
+        Await.until("redis-server children gone", Duration.ofSeconds(5),
                 () -> ours.stream().noneMatch(pid -> ProcessHandle.of(pid).map(ProcessHandle::isAlive).orElse(false)));
-        awaitTrue("replication link threads ended", Duration.ofSeconds(5),
+        Await.until("replication link threads ended", Duration.ofSeconds(5),
                 () -> Thread.getAllStackTraces().keySet().stream()
                         .noneMatch(t -> t.isAlive() && t.getName().startsWith(linkThreads)));
     }
@@ -206,20 +201,8 @@ class RedisNodeTest {
         }
     }
 
-    private static void assertTimesOut(Executable call) {
-        long start = System.nanoTime();
-        JedisConnectionException e = assertThrows(JedisConnectionException.class, call);
-        Duration took = Duration.ofNanos(System.nanoTime() - start);
-        boolean timeout = false;
-        for (Throwable t = e; t != null; t = t.getCause()) {
-            timeout |= t instanceof SocketTimeoutException;
-        }
-        assertTrue(timeout, "expected a socket timeout, got " + e);
-        assertTrue(took.compareTo(RedisNode.CLIENT_TIMEOUT.minusMillis(100)) >= 0, "timed out after only " + took);
-    }
-
     private static void awaitEquals(String expected, Supplier<String> actual, Duration timeout) {
-        awaitTrue("value " + expected, timeout, () -> Objects.equals(expected, quietly(actual)));
+        Await.until("value " + expected, timeout, () -> Objects.equals(expected, quietly(actual)));
     }
 
     /** Asserts the value stays absent for the whole window: a negative can only be observed over time. */
@@ -227,7 +210,7 @@ class RedisNodeTest {
         long end = System.nanoTime() + window.toNanos();
         while (System.nanoTime() < end) {
             assertNull(actual.get());
-            pause(Duration.ofMillis(20));
+            Await.pause(Duration.ofMillis(20));
         }
     }
 
@@ -237,25 +220,6 @@ class RedisNodeTest {
             return read.get();
         } catch (JedisException e) {
             return null;
-        }
-    }
-
-    private static void awaitTrue(String what, Duration timeout, BooleanSupplier condition) {
-        long deadline = System.nanoTime() + timeout.toNanos();
-        while (!condition.getAsBoolean()) {
-            if (System.nanoTime() > deadline) {
-                fail(what + ": not within " + timeout);
-            }
-            pause(Duration.ofMillis(20));
-        }
-    }
-
-    private static void pause(Duration duration) {
-        try {
-            Thread.sleep(duration.toMillis());
-        } catch (InterruptedException e) {
-            Thread.currentThread().interrupt();
-            fail("interrupted");
         }
     }
 }
