@@ -1,10 +1,15 @@
 package dev.lockstep;
 
 import java.time.Duration;
+import java.util.List;
 import java.util.Map;
+import java.util.Objects;
 import java.util.concurrent.ConcurrentHashMap;
+import java.util.concurrent.CopyOnWriteArrayList;
 import java.util.concurrent.TimeUnit;
+import java.util.function.Consumer;
 import java.util.function.Supplier;
+import org.slf4j.LoggerFactory;
 import redis.clients.jedis.UnifiedJedis;
 import redis.clients.jedis.exceptions.JedisConnectionException;
 
@@ -22,6 +27,7 @@ public abstract class AbstractDistLock implements DistLock {
     private final String name;
     private final AbstractLocks client;
     private final Map<Long, String> tokens = new ConcurrentHashMap<>();
+    private final List<Consumer<LeaseLoss>> lossListeners = new CopyOnWriteArrayList<>();
 
     /** The lock called {@code name}, owned by {@code client}. */
     protected AbstractDistLock(String name, AbstractLocks client) {
@@ -29,8 +35,8 @@ public abstract class AbstractDistLock implements DistLock {
         this.client = client;
     }
 
-    /** One attempt to take the lock for {@code leaseMillis}; true when taken. */
-    protected abstract boolean tryAcquireOnce(long leaseMillis);
+    /** One attempt to take the lock for {@code lease}; true when taken. */
+    protected abstract boolean tryAcquireOnce(Lease lease);
 
     /** Releases the current thread's hold; from v2 on, throws {@link IllegalMonitorStateException} for a non-owner. */
     protected abstract void release();
@@ -52,7 +58,12 @@ public abstract class AbstractDistLock implements DistLock {
 
     /** Who is asking: this client and this thread, as Redisson writes it ({@code clientId:threadId}). */
     protected final String threadOwner() {
-        return client.clientId() + ":" + Thread.currentThread().getId();
+        return owner(Thread.currentThread().getId());
+    }
+
+    /** The owner field of thread {@code threadId} of this client, for work done on its behalf by another thread. */
+    protected final String owner(long threadId) {
+        return client.clientId() + ":" + threadId;
     }
 
     /** Notes that the current thread now holds the lock under {@code token}. */
@@ -76,6 +87,23 @@ public abstract class AbstractDistLock implements DistLock {
         return token() != null;
     }
 
+    /** Stages before v4 cannot tell that a lease ran out, so they keep the listener and never call it. */
+    @Override
+    public final void onLeaseLost(Consumer<LeaseLoss> listener) {
+        lossListeners.add(Objects.requireNonNull(listener, "listener must not be null"));
+    }
+
+    /** Tells every {@link #onLeaseLost} listener about {@code loss}; one failing listener does not silence the rest. */
+    protected final void signalLeaseLost(LeaseLoss loss) {
+        for (Consumer<LeaseLoss> listener : lossListeners) {
+            try {
+                listener.accept(loss);
+            } catch (RuntimeException e) {
+                LoggerFactory.getLogger(getClass()).warn("a lease-loss listener of lock '{}' failed", name, e);
+            }
+        }
+    }
+
     @Override
     public final void lock() {
         lock(null);
@@ -83,11 +111,11 @@ public abstract class AbstractDistLock implements DistLock {
 
     @Override
     public final void lock(Duration lease) {
-        long leaseMillis = leaseMillis(lease);
+        Lease leaseAsked = lease(lease);
         boolean interrupted = false;
         while (true) {
             try {
-                acquire(leaseMillis, FOREVER);
+                acquire(leaseAsked, FOREVER);
                 break;
             } catch (InterruptedException e) {
                 interrupted = true;
@@ -100,12 +128,12 @@ public abstract class AbstractDistLock implements DistLock {
 
     @Override
     public final void lockInterruptibly() throws InterruptedException {
-        acquire(leaseMillis(null), FOREVER);
+        acquire(lease(null), FOREVER);
     }
 
     @Override
     public final boolean tryLock() {
-        return attempt(leaseMillis(null));
+        return attempt(lease(null));
     }
 
     @Override
@@ -113,13 +141,13 @@ public abstract class AbstractDistLock implements DistLock {
         if (unit == null) {
             throw new NullPointerException("unit must not be null");
         }
-        return acquire(leaseMillis(null), Math.max(0, unit.toNanos(time)));
+        return acquire(lease(null), Math.max(0, unit.toNanos(time)));
     }
 
     @Override
     public final boolean tryLock(Duration wait, Duration lease) throws InterruptedException {
         Args.notNegative(wait, "wait");
-        return acquire(leaseMillis(lease), wait.toNanos());
+        return acquire(lease(lease), wait.toNanos());
     }
 
     @Override
@@ -134,13 +162,13 @@ public abstract class AbstractDistLock implements DistLock {
      * Takes the lock, waiting up to {@code waitNanos} ({@code -1}: forever). This is the spin
      * loop: try, sleep one spin interval, try again. Later stages replace the sleeping.
      */
-    protected boolean acquire(long leaseMillis, long waitNanos) throws InterruptedException {
+    protected boolean acquire(Lease lease, long waitNanos) throws InterruptedException {
         if (Thread.interrupted()) {
             throw new InterruptedException("interrupted before acquiring lock '" + name + "'");
         }
         long deadline = System.nanoTime() + waitNanos;
-        long spinNanos = client.options().spinInterval().toNanos();
-        while (!attempt(leaseMillis)) {
+        long spinNanos = options().spinInterval().toNanos();
+        while (!attempt(lease)) {
             long left = waitNanos == FOREVER ? spinNanos : deadline - System.nanoTime();
             if (left <= 0) {
                 return false;
@@ -151,8 +179,8 @@ public abstract class AbstractDistLock implements DistLock {
     }
 
     /** One attempt, with a connection failure turned into a {@link LockException} naming this lock. */
-    protected final boolean attempt(long leaseMillis) {
-        return ask("acquire", () -> tryAcquireOnce(leaseMillis));
+    protected final boolean attempt(Lease lease) {
+        return ask("acquire", () -> tryAcquireOnce(lease));
     }
 
     /** Runs {@code call} against Redis; a connection failure becomes a {@link LockException} naming this lock. */
@@ -164,10 +192,20 @@ public abstract class AbstractDistLock implements DistLock {
         }
     }
 
-    /** {@code lease} in milliseconds, or the configured default lease when null. */
-    protected long leaseMillis(Duration lease) {
-        Duration effective = Args.lease(lease) == null ? client.options().lease() : lease;
-        return Math.max(1, effective.toMillis());
+    /** The lease an acquisition asks for: {@code requested}, or {@link #defaultLease()} when null. */
+    private Lease lease(Duration requested) {
+        Duration effective = Args.lease(requested) == null ? defaultLease() : requested;
+        return new Lease(Math.max(1, effective.toMillis()), requested != null);
+    }
+
+    /** The lease of an acquisition that names none: the fixed {@link LockOptions#lease()} before the watchdog. */
+    protected Duration defaultLease() {
+        return client.options().lease();
+    }
+
+    /** The options of the client this lock belongs to. */
+    protected final LockOptions options() {
+        return client.options();
     }
 
     @Override

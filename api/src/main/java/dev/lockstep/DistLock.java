@@ -3,6 +3,7 @@ package dev.lockstep;
 import java.time.Duration;
 import java.util.concurrent.locks.Condition;
 import java.util.concurrent.locks.Lock;
+import java.util.function.Consumer;
 
 /**
  * A lock whose state lives in Redis, shared by every process that uses the same name.
@@ -26,6 +27,13 @@ public interface DistLock extends Lock {
      * lease-loss signal cannot tell that a lease ran out, so they may answer true too long.
      */
     boolean isHeldByCurrentThread();
+
+    /**
+     * Calls {@code listener} once each time a hold of this lock by this client is lost: its lease
+     * ran out before a renewal reached Redis, so another client may hold the lock already. Only
+     * stages that claim {@link Guarantee#LEASE_LOSS_SIGNAL} can tell; the others never call it.
+     */
+    void onLeaseLost(Consumer<LeaseLoss> listener);
 
     /** Conditions need a local monitor; a distributed lock has none. */
     @Override

@@ -5,29 +5,36 @@ import java.time.Duration;
 /**
  * Tuning shared by every stage; build from {@link #defaults()} and the {@code with...} copies.
  *
- * @param lease        how long a lock taken without an explicit lease lives (stages without a watchdog)
- * @param spinInterval how long a spinning waiter sleeps between attempts
+ * @param lease           how long a lock taken without an explicit lease lives, in stages without a watchdog
+ * @param spinInterval    how long a spinning waiter sleeps between attempts
+ * @param watchdogTimeout from v4 on, the lease of a lock taken without an explicit lease, renewed every third of it
  */
-public record LockOptions(Duration lease, Duration spinInterval) {
+public record LockOptions(Duration lease, Duration spinInterval, Duration watchdogTimeout) {
 
     /** Checks every field: a clear message at construction, not a Redis error later. */
     public LockOptions {
         Args.positive(lease, "lease");
         Args.positive(spinInterval, "spinInterval");
+        Args.positive(watchdogTimeout, "watchdogTimeout");
     }
 
-    /** Lease 30 s and spin interval 100 ms, Redisson's defaults. */
+    /** Lease 30 s, spin interval 100 ms, watchdog timeout 30 s: Redisson's defaults. */
     public static LockOptions defaults() {
-        return new LockOptions(Duration.ofSeconds(30), Duration.ofMillis(100));
+        return new LockOptions(Duration.ofSeconds(30), Duration.ofMillis(100), Duration.ofSeconds(30));
     }
 
     /** A copy with another default lease. */
     public LockOptions withLease(Duration lease) {
-        return new LockOptions(lease, spinInterval);
+        return new LockOptions(lease, spinInterval, watchdogTimeout);
     }
 
     /** A copy with another spin interval. */
     public LockOptions withSpinInterval(Duration spinInterval) {
-        return new LockOptions(lease, spinInterval);
+        return new LockOptions(lease, spinInterval, watchdogTimeout);
+    }
+
+    /** A copy with another watchdog timeout. */
+    public LockOptions withWatchdogTimeout(Duration watchdogTimeout) {
+        return new LockOptions(lease, spinInterval, watchdogTimeout);
     }
 }

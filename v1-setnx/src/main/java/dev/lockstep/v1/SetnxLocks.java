@@ -4,6 +4,7 @@ import dev.lockstep.AbstractDistLock;
 import dev.lockstep.AbstractLocks;
 import dev.lockstep.DistLock;
 import dev.lockstep.Guarantee;
+import dev.lockstep.Lease;
 import dev.lockstep.LockOptions;
 import java.util.EnumSet;
 import redis.clients.jedis.UnifiedJedis;
@@ -37,8 +38,8 @@ public final class SetnxLocks extends AbstractLocks {
         }
 
         @Override
-        protected boolean tryAcquireOnce(long leaseMillis) {
-            boolean taken = redis().set(key(), ANY_VALUE, SetParams.setParams().nx().px(leaseMillis)) != null;
+        protected boolean tryAcquireOnce(Lease lease) {
+            boolean taken = redis().set(key(), ANY_VALUE, SetParams.setParams().nx().px(lease.millis())) != null;
             if (taken) {
                 remember(ANY_VALUE);
             }

@@ -4,6 +4,7 @@ import dev.lockstep.AbstractDistLock;
 import dev.lockstep.AbstractLocks;
 import dev.lockstep.DistLock;
 import dev.lockstep.Guarantee;
+import dev.lockstep.Lease;
 import dev.lockstep.LockOptions;
 import dev.lockstep.LuaScript;
 import java.util.EnumSet;
@@ -41,9 +42,9 @@ public final class OwnerCheckLocks extends AbstractLocks {
         }
 
         @Override
-        protected boolean tryAcquireOnce(long leaseMillis) {
+        protected boolean tryAcquireOnce(Lease lease) {
             String token = UUID.randomUUID().toString();
-            boolean taken = redis().set(key(), token, SetParams.setParams().nx().px(leaseMillis)) != null;
+            boolean taken = redis().set(key(), token, SetParams.setParams().nx().px(lease.millis())) != null;
             if (taken) {
                 remember(token);
             }

@@ -4,6 +4,7 @@ import dev.lockstep.AbstractDistLock;
 import dev.lockstep.AbstractLocks;
 import dev.lockstep.DistLock;
 import dev.lockstep.Guarantee;
+import dev.lockstep.Lease;
 import dev.lockstep.LockOptions;
 import dev.lockstep.LuaScript;
 import java.util.EnumSet;
@@ -40,8 +41,8 @@ public final class ReentrantHashLocks extends AbstractLocks {
         }
 
         @Override
-        protected boolean tryAcquireOnce(long leaseMillis) {
-            return LOCK.run(redis(), List.of(key()), List.of(Long.toString(leaseMillis), threadOwner())) == null;
+        protected boolean tryAcquireOnce(Lease lease) {
+            return LOCK.run(redis(), List.of(key()), List.of(Long.toString(lease.millis()), threadOwner())) == null;
         }
 
         @Override
