@@ -5,6 +5,10 @@ import dev.lockstep.LockException;
 import dev.lockstep.Locks;
 import dev.lockstep.testkit.History.Kind;
 import java.time.Duration;
+import java.util.Set;
+import java.util.concurrent.ConcurrentHashMap;
+import java.util.concurrent.Semaphore;
+import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicInteger;
 
 /**
@@ -18,6 +22,8 @@ public final class Actor {
     private final Duration defaultLease;
     private final History history;
     private final AtomicInteger depth = new AtomicInteger();
+    private final Set<String> listening = ConcurrentHashMap.newKeySet();
+    private final Semaphore losses = new Semaphore(0);
 
     Actor(String name, Locks locks, Duration defaultLease, History history) {
         this.name = name;
@@ -39,6 +45,12 @@ public final class Actor {
     /** Tries to take lock {@code lockName} within {@code wait} for {@code lease} (null: the stage's default). */
     public boolean tryLock(String lockName, Duration wait, Duration lease) throws InterruptedException {
         DistLock lock = locks.get(lockName);
+        if (listening.add(lockName)) {
+            lock.onLeaseLost(loss -> {
+                history.record(name, Kind.LOST, "told: lease lost (" + loss.reason() + ")");
+                losses.release();
+            });
+        }
         long start = history.now();
         boolean taken;
         try {
@@ -57,6 +69,11 @@ public final class Actor {
                     + (depth.get() > 0 ? " though it holds the lock" : ""));
         }
         return taken;
+    }
+
+    /** Waits up to {@code timeout} for the stage to say this actor lost a lease; true when it did. */
+    public boolean awaitLeaseLoss(Duration timeout) throws InterruptedException {
+        return losses.tryAcquire(timeout.toMillis(), TimeUnit.MILLISECONDS);
     }
 
     /** Records entering the critical section. */
@@ -112,7 +129,7 @@ public final class Actor {
     public void crash() {
         locks.close();
         depth.set(0);
-        history.record(name, Kind.FAULT, "crashed without unlocking");
+        history.record(name, Kind.CRASH, "crashed without unlocking");
     }
 
     private static String leaseNote(Duration lease) {

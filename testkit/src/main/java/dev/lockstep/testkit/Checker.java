@@ -57,7 +57,7 @@ public final class Checker {
         for (Event e : events) {
             if (e.kind() == Kind.ENTER) {
                 open.put(e.actor(), e.at());
-            } else if (e.kind() == Kind.EXIT && open.containsKey(e.actor())) {
+            } else if ((e.kind() == Kind.EXIT || e.kind() == Kind.CRASH) && open.containsKey(e.actor())) {
                 sections.add(new Section(e.actor(), open.remove(e.actor()), e.at()));
             }
         }

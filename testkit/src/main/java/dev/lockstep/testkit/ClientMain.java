@@ -22,12 +22,11 @@ public final class ClientMain {
     private ClientMain() {
     }
 
-    /** Args: Locks class name, host, port, default lease ms, spin interval ms. */
+    /** Args: Locks class name, host, port, default lease ms (fixed or watchdog), spin interval ms. */
     public static void main(String[] args) throws Exception {
         @SuppressWarnings("unchecked")
         Class<? extends Locks> locksClass = (Class<? extends Locks>) Class.forName(args[0]);
-        LockOptions options = LockOptions.defaults()
-                .withLease(Duration.ofMillis(Long.parseLong(args[3])))
+        LockOptions options = ScenarioContext.leaseOptions(Duration.ofMillis(Long.parseLong(args[3])))
                 .withSpinInterval(Duration.ofMillis(Long.parseLong(args[4])));
         RedisClient redis = RedisNode.newClient(new HostAndPort(args[1], Integer.parseInt(args[2])));
         Locks locks = Stage.open(locksClass, redis, options);

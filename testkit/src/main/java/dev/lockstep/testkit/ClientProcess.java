@@ -96,7 +96,7 @@ public final class ClientProcess implements AutoCloseable {
         } catch (InterruptedException e) {
             Thread.currentThread().interrupt();
         }
-        history.record(name, Kind.FAULT, "killed (SIGKILL)");
+        history.record(name, Kind.CRASH, "killed (SIGKILL)");
     }
 
     @Override

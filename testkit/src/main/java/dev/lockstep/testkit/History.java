@@ -37,7 +37,9 @@ public final class History {
         EXPIRED,
         /** Redis reports a key deleted. */
         DELETED,
-        /** A fault was injected: a kill, a pause, a partition. */
+        /** The client died: its critical section ends with it, its lease runs on until it expires. */
+        CRASH,
+        /** A fault was injected: a pause, a partition, a node failure. */
         FAULT,
         /** Anything else worth a line in the timeline. */
         NOTE

@@ -1,10 +1,12 @@
 package dev.lockstep.testkit;
 
+import dev.lockstep.Guarantee;
 import dev.lockstep.LockOptions;
 import dev.lockstep.Locks;
 import java.time.Duration;
 import java.util.ArrayDeque;
 import java.util.Deque;
+import java.util.Set;
 import java.util.concurrent.Callable;
 import java.util.concurrent.ExecutionException;
 import java.util.concurrent.ExecutorService;
@@ -65,13 +67,28 @@ public final class ScenarioContext implements AutoCloseable {
         return started;
     }
 
+    /**
+     * Options whose default lease is {@code lease} in every stage: the fixed lease before the
+     * watchdog, the watchdog timeout from v4 on. A scenario then reads the same on every stage.
+     */
+    public static LockOptions leaseOptions(Duration lease) {
+        return LockOptions.defaults().withLease(lease).withWatchdogTimeout(lease);
+    }
+
+    /** A {@link FaultyLink} in front of {@code node}, closed with this context. */
+    public synchronized FaultyLink link(RedisNode node) {
+        FaultyLink link = FaultyLink.to(node.address());
+        resources.push(link);
+        return link;
+    }
+
     /** Records {@code node}'s key expiries and deletions in the history. */
     public synchronized void watch(RedisNode node) {
         resources.push(new RedisWatch(node, history));
     }
 
     /** The guarantees the stage claims, asked of a real client. */
-    public synchronized java.util.Set<dev.lockstep.Guarantee> claims() {
+    public synchronized Set<Guarantee> claims() {
         try (RedisClient redis = node().newClient(); Locks locks = stage.open(redis, LockOptions.defaults())) {
             return locks.guarantees();
         }

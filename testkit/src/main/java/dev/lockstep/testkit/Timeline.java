@@ -36,8 +36,8 @@ public final class Timeline {
             for (String actor : actors) {
                 cells.add(actor.equals(e.actor()) ? label(e) : inside.contains(actor) ? INSIDE : "");
             }
-            String marker = inside.size() > 1 ? "<-- " + String.join(" and ", inside) + " both inside" : "";
-            if (e.kind() == Kind.EXIT) {
+            String marker = inside.size() > 1 ? "<-- " + together(inside) + " inside" : "";
+            if (e.kind() == Kind.EXIT || e.kind() == Kind.CRASH) {
                 inside.remove(e.actor());
             }
             wrapped(out, String.format("%6d", e.millis()), cells, marker);
@@ -45,12 +45,18 @@ public final class Timeline {
         return out.toString();
     }
 
+    private static String together(Set<String> actors) {
+        List<String> names = new ArrayList<>(actors);
+        String last = names.remove(names.size() - 1);
+        return names.size() == 1 ? names.get(0) + " and " + last + " both" : String.join(", ", names) + " and " + last + " all";
+    }
+
     private static String label(Event e) {
         return switch (e.kind()) {
             case ACQUIRED, ENTER, EXIT, UNLOCK, NOTE -> e.detail();
             case DENIED -> "no lock: " + e.detail();
             case UNLOCK_REFUSED, LOST, EXPIRED, DELETED -> e.detail();
-            case FAULT -> "!! " + e.detail();
+            case CRASH, FAULT -> "!! " + e.detail();
         };
     }
 

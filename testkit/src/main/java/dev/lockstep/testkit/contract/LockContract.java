@@ -122,7 +122,7 @@ public abstract class LockContract {
     }
 
     private Locks open() {
-        return open(LockOptions.defaults().withLease(Duration.ofSeconds(5)).withSpinInterval(Duration.ofMillis(20)));
+        return open(ScenarioContext.leaseOptions(Duration.ofSeconds(5)).withSpinInterval(Duration.ofMillis(20)));
     }
 
     private void closeAll() {
@@ -349,7 +349,7 @@ public abstract class LockContract {
     @Test
     void aStoppedHolderLosesTheLockWhenItsLeaseRunsOut() throws Exception {
         try (ScenarioContext context = new ScenarioContext(stage, fixture)) {
-            LockOptions options = LockOptions.defaults().withLease(Duration.ofMillis(500));
+            LockOptions options = ScenarioContext.leaseOptions(Duration.ofMillis(500));
             ClientProcess holder = context.process("A", options);
             Actor other = context.actor("B", options);
             holder.lock("stopped", null, BOUNDED);

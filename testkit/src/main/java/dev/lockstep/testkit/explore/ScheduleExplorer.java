@@ -97,7 +97,7 @@ public final class ScheduleExplorer {
                 History history = context.history();
                 acquisitions += (int) history.events().stream()
                         .filter(e -> e.kind() == Kind.ACQUIRED && e.depth() == 1).count();
-                crashes += (int) history.events().stream().filter(e -> e.kind() == Kind.FAULT).count();
+                crashes += (int) history.events().stream().filter(e -> e.kind() == Kind.CRASH).count();
                 Optional<String> broken = brokenClaim(history);
                 if (broken.isPresent()) {
                     String failure = stage + " broke a claim in random schedule " + seed + ": " + broken.get()
@@ -111,7 +111,7 @@ public final class ScheduleExplorer {
 
     private void play(ScenarioContext context, long seed) throws Exception {
         Random schedule = new Random(seed);
-        LockOptions options = LockOptions.defaults().withLease(LEASE).withSpinInterval(SPIN);
+        LockOptions options = ScenarioContext.leaseOptions(LEASE).withSpinInterval(SPIN);
         List<Future<Void>> clients = new ArrayList<>();
         for (int i = 0; i < CLIENTS; i++) {
             Actor actor = context.actor(String.valueOf((char) ('A' + i)), options);
@@ -237,8 +237,9 @@ public final class ScheduleExplorer {
                     until = later.at();
                     break;
                 }
-                if (later.kind() == Kind.FAULT) {
-                    until = Math.max(later.at(), acquired.at() + LEASE.toNanos());
+                if (later.kind() == Kind.CRASH) {
+                    // A crash stops renewal too: the last lease runs out at most one lease after it.
+                    until = later.at() + LEASE.toNanos();
                     break;
                 }
             }

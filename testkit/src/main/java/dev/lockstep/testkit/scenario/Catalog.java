@@ -11,7 +11,8 @@ public final class Catalog {
             new CrashHolder(),
             new ForeignUnlock(),
             new Reentry(),
-            new LongCriticalSection());
+            new LongCriticalSection(),
+            new PartitionedHolder());
 
     private Catalog() {
     }

@@ -28,7 +28,7 @@ public final class CrashHolder extends Scenario {
 
     @Override
     public Verdict run(ScenarioContext context) throws Exception {
-        LockOptions options = LockOptions.defaults().withLease(LEASE);
+        LockOptions options = ScenarioContext.leaseOptions(LEASE);
         ClientProcess a = context.process("A", options);
         Actor b = context.actor("B", options);
         a.lock(LOCK, null, STARTUP);

@@ -34,7 +34,7 @@ public final class LongCriticalSection extends Scenario {
 
     @Override
     public Verdict run(ScenarioContext context) throws Exception {
-        LockOptions options = LockOptions.defaults().withLease(LEASE);
+        LockOptions options = ScenarioContext.leaseOptions(LEASE);
         Actor a = context.actor("A", options);
         Actor b = context.actor("B", options);
         ProtectedCounter counter = new ProtectedCounter();

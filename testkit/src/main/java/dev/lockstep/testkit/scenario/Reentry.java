@@ -28,7 +28,7 @@ public final class Reentry extends Scenario {
 
     @Override
     public Verdict run(ScenarioContext context) throws Exception {
-        LockOptions options = LockOptions.defaults().withLease(LEASE);
+        LockOptions options = ScenarioContext.leaseOptions(LEASE);
         Actor a = context.actor("A", options);
         Actor b = context.actor("B", options);
         if (!a.tryLock(LOCK, Duration.ZERO, null)) {

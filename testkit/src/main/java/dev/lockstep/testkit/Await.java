@@ -11,13 +11,13 @@ import org.junit.jupiter.api.function.Executable;
 import redis.clients.jedis.exceptions.JedisConnectionException;
 
 /** Waits on conditions with deadlines, never a bare sleep-and-hope. */
-final class Await {
+public final class Await {
 
     private Await() {
     }
 
     /** Polls {@code condition} until it holds, failing with {@code what} after {@code timeout}. */
-    static void until(String what, Duration timeout, BooleanSupplier condition) {
+    public static void until(String what, Duration timeout, BooleanSupplier condition) {
         long deadline = System.nanoTime() + timeout.toNanos();
         while (!condition.getAsBoolean()) {
             if (System.nanoTime() > deadline) {
@@ -28,7 +28,7 @@ final class Await {
     }
 
     /** Asserts {@code call} fails with a socket timeout, after at least about one client timeout. */
-    static void assertTimesOut(Executable call) {
+    public static void assertTimesOut(Executable call) {
         long start = System.nanoTime();
         JedisConnectionException e = assertThrows(JedisConnectionException.class, call);
         Duration took = Duration.ofNanos(System.nanoTime() - start);
@@ -41,7 +41,7 @@ final class Await {
     }
 
     /** Sleeps for a step of a polling loop or an observation window. */
-    static void pause(Duration duration) {
+    public static void pause(Duration duration) {
         try {
             Thread.sleep(duration.toMillis());
         } catch (InterruptedException e) {

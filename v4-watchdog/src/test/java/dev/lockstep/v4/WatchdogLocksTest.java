@@ -1,0 +1,16 @@
+package dev.lockstep.v4;
+
+import static dev.lockstep.Guarantee.LEASE_LOSS_SIGNAL;
+import static dev.lockstep.Guarantee.LEASE_RENEWAL;
+import static dev.lockstep.Guarantee.LIVENESS_AFTER_CRASH;
+import static dev.lockstep.Guarantee.OWNER_ONLY_RELEASE;
+import static dev.lockstep.Guarantee.REENTRANT;
+
+import dev.lockstep.testkit.contract.LockContract;
+import dev.lockstep.testkit.contract.StageSpec;
+
+/** Stage 4 renews the lease while the holder lives and tells the holder when a lease is lost. */
+@StageSpec(name = "v4-watchdog", locks = WatchdogLocks.class,
+        claims = {LIVENESS_AFTER_CRASH, OWNER_ONLY_RELEASE, REENTRANT, LEASE_RENEWAL, LEASE_LOSS_SIGNAL})
+class WatchdogLocksTest extends LockContract {
+}

@@ -1,0 +1,156 @@
+package dev.lockstep.v4;
+
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertFalse;
+import static org.junit.jupiter.api.Assertions.assertThrows;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
+import dev.lockstep.DistLock;
+import dev.lockstep.LeaseLoss;
+import dev.lockstep.LockOptions;
+import dev.lockstep.testkit.Await;
+import dev.lockstep.testkit.RedisFixture;
+import dev.lockstep.testkit.RedisNode;
+import java.time.Duration;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.concurrent.CopyOnWriteArrayList;
+import org.junit.jupiter.api.AfterAll;
+import org.junit.jupiter.api.AfterEach;
+import org.junit.jupiter.api.BeforeAll;
+import org.junit.jupiter.api.Test;
+import redis.clients.jedis.RedisClient;
+
+/** The watchdog's own promises, beyond the scenarios: what renews, what stops, and what the holder is told. */
+class WatchdogTest {
+
+    private static final Duration TIMEOUT = Duration.ofMillis(300);
+    private static final Duration BOUND = Duration.ofSeconds(5);
+
+    private static RedisFixture fixture;
+    private static RedisNode node;
+    private final List<AutoCloseable> opened = new ArrayList<>();
+    private RedisClient redis;
+
+    @BeforeAll
+    static void startRedis() {
+        fixture = RedisFixture.processes();
+        node = fixture.start();
+    }
+
+    @AfterAll
+    static void stopRedis() {
+        fixture.close();
+    }
+
+    @AfterEach
+    void closeClients() throws Exception {
+        for (AutoCloseable c : opened) {
+            c.close();
+        }
+    }
+
+    private WatchdogLocks client() {
+        redis = node.newClient();
+        WatchdogLocks locks = new WatchdogLocks(redis, LockOptions.defaults().withWatchdogTimeout(TIMEOUT));
+        opened.add(locks);
+        opened.add(redis);
+        return locks;
+    }
+
+    @Test
+    void aDefaultLeaseIsRenewedWhileHeld() throws InterruptedException {
+        DistLock lock = client().get("renewed");
+        lock.lock();
+        Thread.sleep(TIMEOUT.multipliedBy(4).toMillis());
+        assertTrue(lock.isHeldByCurrentThread());
+        long pttl = redis.pttl("{renewed}");
+        assertTrue(pttl > 0 && pttl <= TIMEOUT.toMillis(), "the lease should be renewed, pttl was " + pttl);
+        lock.unlock();
+        assertEquals(-2, redis.pttl("{renewed}"));
+    }
+
+    @Test
+    void anExplicitLeaseIsNotRenewedAndItsEndIsSignalled() throws InterruptedException {
+        DistLock lock = client().get("explicit");
+        List<LeaseLoss> losses = new CopyOnWriteArrayList<>();
+        lock.onLeaseLost(losses::add);
+        lock.lock(TIMEOUT);
+        Await.until("the key expires", BOUND, () -> redis.pttl("{explicit}") == -2);
+        Await.until("the holder is told", BOUND, () -> !losses.isEmpty());
+        assertFalse(lock.isHeldByCurrentThread());
+        IllegalMonitorStateException e = assertThrows(IllegalMonitorStateException.class, lock::unlock);
+        assertTrue(e.getMessage().contains("lost at"), e.getMessage());
+        Thread.sleep(TIMEOUT.toMillis());
+        assertEquals(1, losses.size(), "a loss is signalled once");
+    }
+
+    @Test
+    void aRenewalThatFindsTheFieldGoneStopsAndSignals() throws InterruptedException {
+        DistLock lock = client().get("deleted");
+        List<LeaseLoss> losses = new CopyOnWriteArrayList<>();
+        lock.onLeaseLost(losses::add);
+        lock.lock();
+        redis.del("{deleted}");
+        Await.until("the next renewal notices", BOUND, () -> !losses.isEmpty());
+        assertTrue(losses.get(0).lockName().equals("deleted"));
+        assertFalse(lock.isHeldByCurrentThread());
+        assertThrows(IllegalMonitorStateException.class, lock::unlock);
+    }
+
+    @Test
+    void theLastUnlockStopsRenewing() throws InterruptedException {
+        WatchdogLocks locks = client();
+        DistLock lock = locks.get("stopped");
+        lock.lock();
+        lock.lock();
+        lock.unlock();
+        Thread.sleep(TIMEOUT.toMillis());
+        assertTrue(redis.pttl("{stopped}") > 0, "an inner unlock must keep renewing");
+        lock.unlock();
+        long before = scriptCalls();
+        Thread.sleep(TIMEOUT.multipliedBy(2).toMillis());
+        assertEquals(before, scriptCalls(), "renewals went on after the last unlock");
+    }
+
+    @Test
+    void oneWatchdogRenewsEveryLockOfAClient() throws InterruptedException {
+        WatchdogLocks locks = client();
+        List<DistLock> held = new ArrayList<>();
+        for (int i = 0; i < 50; i++) {
+            DistLock lock = locks.get("many-" + i);
+            lock.lock();
+            held.add(lock);
+        }
+        Thread.sleep(TIMEOUT.toMillis());
+        assertEquals(1, threads("lockstep-watchdog-" + locks.clientId().substring(0, 8)));
+        assertEquals(1, threads("lockstep-lease-clock-" + locks.clientId().substring(0, 8)));
+        held.forEach(DistLock::unlock);
+    }
+
+    @Test
+    void closeStopsRenewalAndTheLeaseRunsOut() {
+        WatchdogLocks locks = client();
+        locks.get("abandoned").lock();
+        locks.close();
+        Await.until("the abandoned lease runs out", BOUND, () -> redis.pttl("{abandoned}") == -2);
+        Await.until("the watchdog threads end", BOUND, () -> threads("lockstep-watchdog-" + locks.clientId().substring(0, 8)) == 0
+                && threads("lockstep-lease-clock-" + locks.clientId().substring(0, 8)) == 0);
+    }
+
+    private long scriptCalls() {
+        String stats = redis.info("commandstats");
+        long calls = 0;
+        for (String line : stats.split("\r?\n")) {
+            if (line.startsWith("cmdstat_evalsha:") || line.startsWith("cmdstat_eval:")) {
+                calls += Long.parseLong(line.replaceAll(".*calls=(\\d+),.*", "$1"));
+            }
+        }
+        return calls;
+    }
+
+    private static long threads(String prefix) {
+        return Thread.getAllStackTraces().keySet().stream()
+                .filter(t -> t.isAlive() && t.getName().startsWith(prefix)).count();
+    }
+}
