@@ -4,6 +4,8 @@ import dev.lockstep.testkit.Stage;
 import dev.lockstep.v1.SetnxLocks;
 import dev.lockstep.v2.OwnerCheckLocks;
 import dev.lockstep.v3.ReentrantHashLocks;
+import dev.lockstep.v4.WatchdogLocks;
+import dev.lockstep.v5.PubSubLocks;
 import java.util.List;
 
 /** The stages the lab plays, in course order: each one fixes the failure its predecessor shows. */
@@ -12,7 +14,9 @@ final class Stages {
     private static final List<Stage> ALL = List.of(
             new Stage("v1-setnx", SetnxLocks.class),
             new Stage("v2-owner-check", OwnerCheckLocks.class),
-            new Stage("v3-reentrant-hash", ReentrantHashLocks.class));
+            new Stage("v3-reentrant-hash", ReentrantHashLocks.class),
+            new Stage("v4-watchdog", WatchdogLocks.class),
+            new Stage("v5-pubsub-retry", PubSubLocks.class));
 
     private Stages() {
     }

@@ -32,6 +32,20 @@ public final class Actor {
         this.history = history;
     }
 
+    /**
+     * Another actor on the same client, for another thread: {@code name} is shown as
+     * {@code client/thread}, and the timeline draws the client's threads in one lane.
+     */
+    public Actor sibling(String thread) {
+        return new Actor(laneOf(name) + "/" + thread, locks, defaultLease, history);
+    }
+
+    /** The lane an actor is drawn in: its client, the part of its name before any {@code /}. */
+    static String laneOf(String actor) {
+        int slash = actor.indexOf('/');
+        return slash < 0 ? actor : actor.substring(0, slash);
+    }
+
     /** The actor's name in the timeline. */
     public String name() {
         return name;

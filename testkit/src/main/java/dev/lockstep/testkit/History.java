@@ -111,15 +111,15 @@ public final class History {
         return copy;
     }
 
-    /** The actors in order of first appearance, clients first and {@link #REDIS} last. */
-    public List<String> actors() {
+    /** The timeline lanes (clients) in order of first appearance, {@link #REDIS} last. */
+    public List<String> lanes() {
         Set<String> actors = new LinkedHashSet<>();
         boolean redis = false;
         for (Event e : events()) {
             if (REDIS.equals(e.actor())) {
                 redis = true;
             } else {
-                actors.add(e.actor());
+                actors.add(Actor.laneOf(e.actor()));
             }
         }
         List<String> ordered = new ArrayList<>(actors);

@@ -22,7 +22,7 @@ public final class Timeline {
 
     /** The swimlanes of {@code history}. */
     public static String render(History history) {
-        List<String> actors = history.actors();
+        List<String> actors = history.lanes();
         StringBuilder out = new StringBuilder();
         List<String> header = new ArrayList<>(actors);
         row(out, "    ms", header, "");
@@ -32,9 +32,11 @@ public final class Timeline {
             if (e.kind() == Kind.ENTER) {
                 inside.add(e.actor());
             }
+            String lane = Actor.laneOf(e.actor());
             List<String> cells = new ArrayList<>();
             for (String actor : actors) {
-                cells.add(actor.equals(e.actor()) ? label(e) : inside.contains(actor) ? INSIDE : "");
+                boolean someoneInside = inside.stream().anyMatch(a -> Actor.laneOf(a).equals(actor));
+                cells.add(actor.equals(lane) ? label(e) : someoneInside ? INSIDE : "");
             }
             String marker = inside.size() > 1 ? "<-- " + together(inside) + " inside" : "";
             if (e.kind() == Kind.EXIT || e.kind() == Kind.CRASH) {
@@ -52,7 +54,8 @@ public final class Timeline {
     }
 
     private static String label(Event e) {
-        return switch (e.kind()) {
+        String thread = e.actor().contains("/") ? e.actor().substring(e.actor().indexOf('/') + 1) + ": " : "";
+        return thread + switch (e.kind()) {
             case ACQUIRED, ENTER, EXIT, UNLOCK, NOTE -> e.detail();
             case DENIED -> "no lock: " + e.detail();
             case UNLOCK_REFUSED, LOST, EXPIRED, DELETED -> e.detail();

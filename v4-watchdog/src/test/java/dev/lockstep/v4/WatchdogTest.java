@@ -11,9 +11,11 @@ import dev.lockstep.LockOptions;
 import dev.lockstep.testkit.Await;
 import dev.lockstep.testkit.RedisFixture;
 import dev.lockstep.testkit.RedisNode;
+import dev.lockstep.testkit.RedisTraffic;
 import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;
+import java.util.Map;
 import java.util.concurrent.CopyOnWriteArrayList;
 import org.junit.jupiter.api.AfterAll;
 import org.junit.jupiter.api.AfterEach;
@@ -139,14 +141,8 @@ class WatchdogTest {
     }
 
     private long scriptCalls() {
-        String stats = redis.info("commandstats");
-        long calls = 0;
-        for (String line : stats.split("\r?\n")) {
-            if (line.startsWith("cmdstat_evalsha:") || line.startsWith("cmdstat_eval:")) {
-                calls += Long.parseLong(line.replaceAll(".*calls=(\\d+),.*", "$1"));
-            }
-        }
-        return calls;
+        Map<String, Long> calls = RedisTraffic.commandstats(node);
+        return calls.getOrDefault("evalsha", 0L) + calls.getOrDefault("eval", 0L);
     }
 
     private static long threads(String prefix) {

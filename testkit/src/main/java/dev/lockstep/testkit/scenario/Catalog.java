@@ -12,7 +12,8 @@ public final class Catalog {
             new ForeignUnlock(),
             new Reentry(),
             new LongCriticalSection(),
-            new PartitionedHolder());
+            new PartitionedHolder(),
+            new CrowdedWait());
 
     private Catalog() {
     }

@@ -1,0 +1,104 @@
+package dev.lockstep.v4;
+
+import dev.lockstep.AbstractDistLock;
+import dev.lockstep.DistLock;
+import dev.lockstep.Lease;
+import dev.lockstep.LeaseLoss;
+import dev.lockstep.LuaScript;
+import dev.lockstep.v3.ReentrantHashLocks;
+import java.time.Duration;
+import java.util.List;
+import java.util.Map;
+import java.util.concurrent.ConcurrentHashMap;
+
+/**
+ * The stage-4 lock: stage 3's scripts, unchanged, and a {@link Watchdog.Hold} per holding thread.
+ * A lock taken without an explicit lease gets the watchdog timeout and is renewed every third
+ * of it while held, so work may take as long as it takes; a crashed holder stops renewing and
+ * its lease runs out.
+ *
+ * <p>Unlike Redisson, the holder is told when a lease is lost (Redis unreachable too long, or
+ * the field gone): {@link #isHeldByCurrentThread()} turns false, {@link DistLock#onLeaseLost}
+ * listeners fire once, and {@code unlock()} throws saying when the lease was lost.
+ */
+public class WatchdogLock extends AbstractDistLock {
+
+    private static final LuaScript LOCK = LuaScript.load(ReentrantHashLocks.class, "lock.lua");
+    private static final LuaScript UNLOCK = LuaScript.load(ReentrantHashLocks.class, "unlock.lua");
+    private static final LuaScript RENEW = LuaScript.load(WatchdogLock.class, "renew.lua");
+
+    private final Watchdog watchdog;
+    private final Map<Long, Watchdog.Hold> holds = new ConcurrentHashMap<>();
+
+    /** The lock called {@code name} of {@code client}, renewed by the client's watchdog. */
+    protected WatchdogLock(String name, WatchdogLocks client) {
+        super(name, client);
+        this.watchdog = client.watchdog();
+    }
+
+    /** No lease given: the watchdog's, renewed while held. */
+    @Override
+    protected Duration defaultLease() {
+        return options().watchdogTimeout();
+    }
+
+    @Override
+    protected final boolean tryAcquireOnce(Lease lease) {
+        return tryAcquire(lease) == null;
+    }
+
+    /** One attempt: null when taken (and watched), else how many ms the holder's lease still runs. */
+    protected final Long tryAcquire(Lease lease) {
+        long sent = System.nanoTime();
+        String owner = threadOwner();
+        Object pttl = LOCK.run(redis(), List.of(key()), List.of(Long.toString(lease.millis()), owner));
+        if (pttl != null) {
+            return (Long) pttl;
+        }
+        long thread = Thread.currentThread().getId();
+        Watchdog.Hold hold = holds.get(thread);
+        if (hold != null && hold.isHeld()) {
+            hold.extend(sent);
+        } else {
+            holds.put(thread, watchdog.watch(sent, lease, () -> renew(owner, lease.millis()),
+                    lostAt -> signalLeaseLost(new LeaseLoss(name(), thread, lostAt,
+                            "no renewal reached Redis within the " + lease.millis() + " ms lease"))));
+        }
+        return null;
+    }
+
+    private boolean renew(String owner, long leaseMillis) {
+        return Long.valueOf(1).equals(RENEW.run(redis(), List.of(key()), List.of(Long.toString(leaseMillis), owner)));
+    }
+
+    /** Runs the unlock script for {@code owner}: nil (not the owner), 0 (still held) or 1 (released). */
+    protected Object unlockScript(String owner) {
+        return UNLOCK.run(redis(), List.of(key()), List.of(owner));
+    }
+
+    @Override
+    protected final void release() {
+        long thread = Thread.currentThread().getId();
+        Watchdog.Hold hold = holds.get(thread);
+        if (hold != null && hold.lostAt() != null) {
+            holds.remove(thread);
+            throw new IllegalMonitorStateException("lock '" + name() + "': this thread's lease was lost at "
+                    + hold.lostAt() + ", so another client may hold it now");
+        }
+        Object released = unlockScript(threadOwner());
+        if ((released == null || Long.valueOf(1).equals(released)) && hold != null) {
+            hold.stop();
+            holds.remove(thread);
+        }
+        if (released == null) {
+            throw new IllegalMonitorStateException("lock '" + name() + "' is not held by this thread");
+        }
+    }
+
+    /** Local and instant: held from acquisition until the last unlock or the moment the lease is lost. */
+    @Override
+    public final boolean isHeldByCurrentThread() {
+        Watchdog.Hold hold = holds.get(Thread.currentThread().getId());
+        return hold != null && hold.isHeld();
+    }
+}

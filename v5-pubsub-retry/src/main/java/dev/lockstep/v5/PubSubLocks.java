@@ -1,0 +1,44 @@
+package dev.lockstep.v5;
+
+import dev.lockstep.DistLock;
+import dev.lockstep.Guarantee;
+import dev.lockstep.LockOptions;
+import dev.lockstep.v4.WatchdogLocks;
+import java.util.EnumSet;
+import java.util.Set;
+import redis.clients.jedis.UnifiedJedis;
+
+/**
+ * Stage 5: stage 4's lock, with waiters that sleep until a release is published instead of
+ * polling Redis. One {@link Subscriber} connection per client serves all its waiters. See
+ * {@link PubSubLock} for the waiting itself.
+ */
+public final class PubSubLocks extends WatchdogLocks {
+
+    private final Subscriber subscriber;
+
+    /** A client of the stage-5 lock over {@code redis}. */
+    public PubSubLocks(UnifiedJedis redis, LockOptions options) {
+        super(redis, options, EnumSet.of(Guarantee.LIVENESS_AFTER_CRASH, Guarantee.OWNER_ONLY_RELEASE,
+                Guarantee.REENTRANT, Guarantee.LEASE_RENEWAL, Guarantee.LEASE_LOSS_SIGNAL, Guarantee.EFFICIENT_WAIT));
+        this.subscriber = new Subscriber(redis, "lockstep-subscriber-" + clientId().substring(0, 8),
+                options.spinInterval());
+    }
+
+    @Override
+    protected DistLock newLock(String name) {
+        return new PubSubLock(name, this, subscriber);
+    }
+
+    /** The channels this client listens on right now: none once no one waits. */
+    public Set<String> subscribedChannels() {
+        return subscriber.channels();
+    }
+
+    /** Also ends the subscription: waiters still sleeping wake by their lease-bounded timeouts. */
+    @Override
+    public void close() {
+        super.close();
+        subscriber.close();
+    }
+}

@@ -1,0 +1,12 @@
+-- Leave once, as in stage 3, and announce a full release to the waiters.
+-- KEYS[1] the lock hash; KEYS[2] its release channel; ARGV[1] the owner field; ARGV[2] the release message.
+-- Returns nil when the field is not there (not the owner), 0 when still held, 1 when released (and published).
+if redis.call('hexists', KEYS[1], ARGV[1]) == 0 then
+    return nil
+end
+if redis.call('hincrby', KEYS[1], ARGV[1], -1) > 0 then
+    return 0
+end
+redis.call('del', KEYS[1])
+redis.call('publish', KEYS[2], ARGV[2])
+return 1
