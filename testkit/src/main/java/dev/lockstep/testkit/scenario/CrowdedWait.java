@@ -56,8 +56,8 @@ public final class CrowdedWait extends Scenario {
     public Verdict run(ScenarioContext context) throws Exception {
         LockOptions options = LockOptions.defaults();
         List<Actor> waiters = new ArrayList<>();
-        for (int c = 1; c <= CLIENTS; c++) {
-            Actor first = context.actor(c + "/w1", options);
+        for (int c = 0; c < CLIENTS; c++) {
+            Actor first = context.actor((char) ('A' + c) + "/w1", options);
             waiters.add(first);
             for (int w = 2; w <= WAITERS_PER_CLIENT; w++) {
                 waiters.add(first.sibling("w" + w));
