@@ -2,6 +2,7 @@ package dev.lockstep;
 
 import java.util.Collections;
 import java.util.EnumSet;
+import java.util.List;
 import java.util.Objects;
 import java.util.Set;
 import java.util.UUID;
@@ -12,7 +13,7 @@ import redis.clients.jedis.UnifiedJedis;
 /** What every stage's {@link Locks} shares: the client id, one lock object per name, and the closed state. */
 public abstract class AbstractLocks implements Locks {
 
-    private final UnifiedJedis redis;
+    private final List<UnifiedJedis> nodes;
     private final LockOptions options;
     private final Set<Guarantee> guarantees;
     private final String clientId = UUID.randomUUID().toString();
@@ -21,7 +22,16 @@ public abstract class AbstractLocks implements Locks {
 
     /** A client over {@code redis} (not owned: {@link #close()} leaves it open) that claims {@code guarantees}. */
     protected AbstractLocks(UnifiedJedis redis, LockOptions options, Set<Guarantee> guarantees) {
-        this.redis = Objects.requireNonNull(redis, "redis must not be null");
+        this(List.of(Objects.requireNonNull(redis, "redis must not be null")), options, guarantees);
+    }
+
+    /** A client over several independent masters {@code nodes} (not owned), for quorum stages. */
+    protected AbstractLocks(List<UnifiedJedis> nodes, LockOptions options, Set<Guarantee> guarantees) {
+        Objects.requireNonNull(nodes, "nodes must not be null");
+        if (nodes.isEmpty() || nodes.stream().anyMatch(Objects::isNull)) {
+            throw new IllegalArgumentException("nodes must be a non-empty list of clients, was " + nodes);
+        }
+        this.nodes = List.copyOf(nodes);
         this.options = Objects.requireNonNull(options, "options must not be null");
         this.guarantees = Collections.unmodifiableSet(guarantees.isEmpty()
                 ? EnumSet.noneOf(Guarantee.class) : EnumSet.copyOf(guarantees));
@@ -59,9 +69,17 @@ public abstract class AbstractLocks implements Locks {
         return closed;
     }
 
-    /** The Redis every lock of this client talks to. */
+    /** The Redis every lock of a single-node client talks to. */
     protected final UnifiedJedis redis() {
-        return redis;
+        if (nodes.size() != 1) {
+            throw new IllegalStateException("a client of " + nodes.size() + " nodes has no single Redis");
+        }
+        return nodes.get(0);
+    }
+
+    /** Every Redis this client talks to: one, or the independent masters of a quorum stage. */
+    protected final List<UnifiedJedis> nodes() {
+        return nodes;
     }
 
     /** The options this client was built with. */

@@ -15,5 +15,7 @@ public enum Guarantee {
     /** Waiters sleep until a release instead of polling Redis. */
     EFFICIENT_WAIT,
     /** The lock survives the loss of a Redis master. */
-    FAILOVER_SAFE
+    FAILOVER_SAFE,
+    /** The lock survives a node that restarts without the lock's key while others are unreachable: no one claims it. */
+    RESTART_SAFE
 }

@@ -8,33 +8,41 @@ import java.time.Duration;
  * @param lease           how long a lock taken without an explicit lease lives, in stages without a watchdog
  * @param spinInterval    how long a spinning waiter sleeps between attempts
  * @param watchdogTimeout from v4 on, the lease of a lock taken without an explicit lease, renewed every third of it
+ * @param nodeTimeout     in v6, how long one node may take to answer before the fan-out counts it as failed
  */
-public record LockOptions(Duration lease, Duration spinInterval, Duration watchdogTimeout) {
+public record LockOptions(Duration lease, Duration spinInterval, Duration watchdogTimeout, Duration nodeTimeout) {
 
     /** Checks every field: a clear message at construction, not a Redis error later. */
     public LockOptions {
         Args.positive(lease, "lease");
         Args.positive(spinInterval, "spinInterval");
         Args.positive(watchdogTimeout, "watchdogTimeout");
+        Args.positive(nodeTimeout, "nodeTimeout");
     }
 
-    /** Lease 30 s, spin interval 100 ms, watchdog timeout 30 s: Redisson's defaults. */
+    /** Lease 30 s, spin interval 100 ms, watchdog timeout 30 s (Redisson's defaults), node timeout 100 ms. */
     public static LockOptions defaults() {
-        return new LockOptions(Duration.ofSeconds(30), Duration.ofMillis(100), Duration.ofSeconds(30));
+        return new LockOptions(Duration.ofSeconds(30), Duration.ofMillis(100), Duration.ofSeconds(30),
+                Duration.ofMillis(100));
     }
 
     /** A copy with another default lease. */
     public LockOptions withLease(Duration lease) {
-        return new LockOptions(lease, spinInterval, watchdogTimeout);
+        return new LockOptions(lease, spinInterval, watchdogTimeout, nodeTimeout);
     }
 
     /** A copy with another spin interval. */
     public LockOptions withSpinInterval(Duration spinInterval) {
-        return new LockOptions(lease, spinInterval, watchdogTimeout);
+        return new LockOptions(lease, spinInterval, watchdogTimeout, nodeTimeout);
+    }
+
+    /** A copy with another node timeout. */
+    public LockOptions withNodeTimeout(Duration nodeTimeout) {
+        return new LockOptions(lease, spinInterval, watchdogTimeout, nodeTimeout);
     }
 
     /** A copy with another watchdog timeout. */
     public LockOptions withWatchdogTimeout(Duration watchdogTimeout) {
-        return new LockOptions(lease, spinInterval, watchdogTimeout);
+        return new LockOptions(lease, spinInterval, watchdogTimeout, nodeTimeout);
     }
 }

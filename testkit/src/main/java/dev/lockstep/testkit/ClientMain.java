@@ -7,6 +7,8 @@ import java.io.BufferedReader;
 import java.io.InputStreamReader;
 import java.nio.charset.StandardCharsets;
 import java.time.Duration;
+import java.util.Arrays;
+import java.util.List;
 import redis.clients.jedis.HostAndPort;
 import redis.clients.jedis.RedisClient;
 
@@ -22,14 +24,15 @@ public final class ClientMain {
     private ClientMain() {
     }
 
-    /** Args: Locks class name, host, port, default lease ms (fixed or watchdog), spin interval ms. */
+    /** Args: Locks class name, default lease ms (fixed or watchdog), spin interval ms, nodes as host:port,host:port... */
     public static void main(String[] args) throws Exception {
         @SuppressWarnings("unchecked")
         Class<? extends Locks> locksClass = (Class<? extends Locks>) Class.forName(args[0]);
-        LockOptions options = ScenarioContext.leaseOptions(Duration.ofMillis(Long.parseLong(args[3])))
-                .withSpinInterval(Duration.ofMillis(Long.parseLong(args[4])));
-        RedisClient redis = RedisNode.newClient(new HostAndPort(args[1], Integer.parseInt(args[2])));
-        Locks locks = Stage.open(locksClass, redis, options);
+        LockOptions options = ScenarioContext.leaseOptions(Duration.ofMillis(Long.parseLong(args[1])))
+                .withSpinInterval(Duration.ofMillis(Long.parseLong(args[2])));
+        List<RedisClient> nodes = Arrays.stream(args[3].split(","))
+                .map(address -> RedisNode.newClient(HostAndPort.from(address))).toList();
+        Locks locks = Stage.open(locksClass, nodes, options);
         BufferedReader in = new BufferedReader(new InputStreamReader(System.in, StandardCharsets.UTF_8));
         reply("ready");
         for (String line = in.readLine(); line != null; line = in.readLine()) {

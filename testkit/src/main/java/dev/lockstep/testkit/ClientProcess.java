@@ -15,6 +15,7 @@ import java.util.List;
 import java.util.concurrent.BlockingQueue;
 import java.util.concurrent.LinkedBlockingQueue;
 import java.util.concurrent.TimeUnit;
+import java.util.stream.Collectors;
 import redis.clients.jedis.HostAndPort;
 
 /**
@@ -32,7 +33,7 @@ public final class ClientProcess implements AutoCloseable {
     private final Writer commands;
     private final BlockingQueue<String> replies = new LinkedBlockingQueue<>();
 
-    ClientProcess(String name, Stage stage, HostAndPort redis, LockOptions options, History history) {
+    ClientProcess(String name, Stage stage, List<HostAndPort> nodes, LockOptions options, History history) {
         this.name = name;
         this.history = history;
         this.defaultLease = options.lease();
@@ -41,8 +42,8 @@ public final class ClientProcess implements AutoCloseable {
                 "-XX:TieredStopAtLevel=1", "-Xshare:auto", "-Xmx64m",
                 "-cp", System.getProperty("java.class.path"),
                 ClientMain.class.getName(), stage.locksClass().getName(),
-                redis.getHost(), Integer.toString(redis.getPort()),
-                Long.toString(options.lease().toMillis()), Long.toString(options.spinInterval().toMillis()));
+                Long.toString(options.lease().toMillis()), Long.toString(options.spinInterval().toMillis()),
+                nodes.stream().map(HostAndPort::toString).collect(Collectors.joining(",")));
         try {
             process = new ProcessBuilder(command).redirectError(ProcessBuilder.Redirect.DISCARD).start();
         } catch (IOException e) {

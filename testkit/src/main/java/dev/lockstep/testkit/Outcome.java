@@ -22,7 +22,9 @@ public record Outcome(Stage stage, Scenario scenario, boolean claimed, Verdict v
         /** Not claimed, and the failure happened as the articles say. */
         REPRODUCED("reproduced"),
         /** Anything else: a claim broken, a failure that did not show, or a run that broke. */
-        FAILED("FAILED");
+        FAILED("FAILED"),
+        /** The story needs something the stage does not have (several masters). */
+        NOT_APPLICABLE("n/a");
 
         private final String text;
 
@@ -38,6 +40,9 @@ public record Outcome(Stage stage, Scenario scenario, boolean claimed, Verdict v
 
     /** The cell this outcome earns. */
     public Cell cell() {
+        if (!scenario.appliesTo(stage)) {
+            return Cell.NOT_APPLICABLE;
+        }
         if (error != null) {
             return Cell.FAILED;
         }
@@ -50,6 +55,9 @@ public record Outcome(Stage stage, Scenario scenario, boolean claimed, Verdict v
     /** The story, the timeline and the judgement, as a learner reads them. */
     public String report() {
         StringBuilder out = new StringBuilder();
+        if (cell() == Cell.NOT_APPLICABLE) {
+            return stage.name() + " / " + scenario.id() + ": n/a (" + scenario.story() + ")\n";
+        }
         out.append(stage.name()).append(" / ").append(scenario.id()).append(": ").append(cell())
                 .append(claimed ? " (claims " : " (does not claim ").append(scenario.guarantee()).append(")\n");
         out.append(scenario.story()).append("\n\n");
@@ -64,10 +72,12 @@ public record Outcome(Stage stage, Scenario scenario, boolean claimed, Verdict v
 
     /** Plays {@code scenario} on {@code stage} with fresh nodes from {@code fixture}. */
     public static Outcome run(Stage stage, Scenario scenario, RedisFixture fixture) {
+        if (!scenario.appliesTo(stage)) {
+            return new Outcome(stage, scenario, false, null, new History(), null);
+        }
+        boolean claimed = stage.claims().contains(scenario.guarantee());
         try (ScenarioContext context = new ScenarioContext(stage, fixture)) {
-            boolean claimed = false;
             try {
-                claimed = context.claims().contains(scenario.guarantee());
                 return new Outcome(stage, scenario, claimed, scenario.run(context), context.history(), null);
             } catch (Exception e) {
                 return new Outcome(stage, scenario, claimed, null, context.history(), e);

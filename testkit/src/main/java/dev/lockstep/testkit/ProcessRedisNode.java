@@ -2,7 +2,9 @@ package dev.lockstep.testkit;
 
 import java.io.IOException;
 import java.io.UncheckedIOException;
+import java.net.InetAddress;
 import java.net.ServerSocket;
+import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.time.Duration;
@@ -11,6 +13,7 @@ import java.util.Comparator;
 import java.util.List;
 import java.util.Set;
 import java.util.concurrent.ConcurrentHashMap;
+import java.util.concurrent.ThreadLocalRandom;
 import java.util.concurrent.TimeUnit;
 import java.util.stream.Stream;
 import redis.clients.jedis.HostAndPort;
@@ -25,6 +28,8 @@ import redis.clients.jedis.Jedis;
 final class ProcessRedisNode implements RedisNode {
 
     private static final String HOST = "127.0.0.1";
+    /** Redis 6 puts a cluster node's bus on port + 10000, so a cluster node's port must leave room for it. */
+    private static final int CLUSTER_BUS_OFFSET = 10000;
     private static final Duration STARTUP = Duration.ofSeconds(10);
     private static final Set<ProcessRedisNode> LIVE = ConcurrentHashMap.newKeySet();
 
@@ -44,6 +49,10 @@ final class ProcessRedisNode implements RedisNode {
         this.config = config;
         try {
             this.dir = Files.createTempDirectory("lockstep-redis");
+            if (config.configFile() != null) {
+                // Written once: Sentinel rewrites its file with what it learns, and a restart keeps that.
+                Files.writeString(configPath(), config.configFile(), StandardCharsets.UTF_8);
+            }
         } catch (IOException e) {
             throw new UncheckedIOException(e);
         }
@@ -132,7 +141,7 @@ final class ProcessRedisNode implements RedisNode {
         long deadline = System.nanoTime() + STARTUP.toNanos();
         RuntimeException last = null;
         while (System.nanoTime() < deadline) {
-            int candidate = freePort();
+            int candidate = config.cluster() ? freeClusterPort() : freePort();
             Process p = launch(candidate);
             try {
                 awaitReady(p, candidate);
@@ -154,7 +163,11 @@ final class ProcessRedisNode implements RedisNode {
             // Replication writes dump.rdb even with saving off; without AOF a restart must come back empty.
             deleteIfPresent(dir.resolve("dump.rdb"));
         }
-        List<String> command = new ArrayList<>(List.of(binary.path().toString(),
+        List<String> command = new ArrayList<>(List.of(binary.path().toString()));
+        if (config.configFile() != null) {
+            command.add(configPath().toString());
+        }
+        command.addAll(List.of(
                 "--port", Integer.toString(onPort),
                 "--bind", HOST,
                 "--protected-mode", "no",
@@ -168,6 +181,11 @@ final class ProcessRedisNode implements RedisNode {
         } else {
             command.addAll(List.of("--appendonly", "no"));
         }
+        if (config.cluster()) {
+            // Relative to --dir, so each node keeps its own cluster state across restarts.
+            command.addAll(List.of("--cluster-enabled", "yes", "--cluster-config-file", "nodes.conf"));
+        }
+        command.addAll(config.args());
         try {
             Process p = new ProcessBuilder(command)
                     .redirectErrorStream(true)
@@ -214,6 +232,29 @@ final class ProcessRedisNode implements RedisNode {
         } catch (IOException e) {
             throw new UncheckedIOException(e);
         }
+    }
+
+    /** A free port below 55536 whose cluster bus port (port + 10000) is free too. */
+    private static int freeClusterPort() {
+        while (true) {
+            int candidate = ThreadLocalRandom.current().nextInt(20000, 65536 - CLUSTER_BUS_OFFSET);
+            if (isFree(candidate) && isFree(candidate + CLUSTER_BUS_OFFSET)) {
+                return candidate;
+            }
+        }
+    }
+
+    private static boolean isFree(int port) {
+        try (ServerSocket socket = new ServerSocket(port, 1, InetAddress.getByName(HOST))) {
+            socket.setReuseAddress(true);
+            return true;
+        } catch (IOException e) {
+            return false;
+        }
+    }
+
+    private Path configPath() {
+        return dir.resolve("redis.conf");
     }
 
     private static void waitFor(Process p) {

@@ -20,12 +20,12 @@ final class RedisWatch implements AutoCloseable {
     private final Thread thread;
     private final Listener listener;
 
-    RedisWatch(RedisNode node, History history) {
+    RedisWatch(RedisNode node, String label, History history) {
         try (Jedis admin = node.admin()) {
             admin.configSet("notify-keyspace-events", "Egx");
         }
         connection = node.admin();
-        listener = new Listener(history, node);
+        listener = new Listener(history, node, label);
         thread = new Thread(() -> {
             try {
                 connection.subscribe(listener, EXPIRED, DELETED);
@@ -59,11 +59,13 @@ final class RedisWatch implements AutoCloseable {
 
         private final History history;
         private final RedisNode node;
+        private final String label;
         private final CountDownLatch subscribed = new CountDownLatch(2);
 
-        Listener(History history, RedisNode node) {
+        Listener(History history, RedisNode node, String label) {
             this.history = history;
             this.node = node;
+            this.label = label;
         }
 
         @Override
@@ -74,9 +76,9 @@ final class RedisWatch implements AutoCloseable {
         @Override
         public void onMessage(String channel, String key) {
             if (EXPIRED.equals(channel)) {
-                history.record(History.REDIS, Kind.EXPIRED, key + " expired");
+                history.record(History.REDIS, Kind.EXPIRED, label + key + " expired");
             } else {
-                history.record(History.REDIS, Kind.DELETED, key + " deleted");
+                history.record(History.REDIS, Kind.DELETED, label + key + " deleted");
             }
         }
 

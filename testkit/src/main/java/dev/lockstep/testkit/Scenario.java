@@ -35,6 +35,11 @@ public abstract class Scenario {
         return story;
     }
 
+    /** Whether the story can be told on {@code stage} at all (a node restart among several masters needs several). */
+    public boolean appliesTo(Stage stage) {
+        return true;
+    }
+
     /** Plays the story against {@code context.stage()} and judges the history it recorded. */
     public abstract Verdict run(ScenarioContext context) throws Exception;
 

@@ -1,12 +1,12 @@
 package dev.lockstep.testkit;
 
-import dev.lockstep.Guarantee;
 import dev.lockstep.LockOptions;
 import dev.lockstep.Locks;
 import java.time.Duration;
 import java.util.ArrayDeque;
+import java.util.ArrayList;
 import java.util.Deque;
-import java.util.Set;
+import java.util.List;
 import java.util.concurrent.Callable;
 import java.util.concurrent.ExecutionException;
 import java.util.concurrent.ExecutorService;
@@ -33,7 +33,7 @@ public final class ScenarioContext implements AutoCloseable {
         thread.setDaemon(true);
         return thread;
     });
-    private RedisNode node;
+    private List<RedisNode> nodes;
 
     /** A context for running scenarios of {@code stage} on nodes from {@code fixture}. */
     public ScenarioContext(Stage stage, RedisFixture fixture) {
@@ -51,13 +51,31 @@ public final class ScenarioContext implements AutoCloseable {
         return history;
     }
 
-    /** The scenario's Redis node, started on first use, its expiries and deletions watched into the history. */
-    public synchronized RedisNode node() {
-        if (node == null) {
-            node = startNode(NodeConfig.defaults());
-            watch(node);
+    /**
+     * The scenario's Redis nodes, one per master the stage uses, started on first use, their key
+     * expiries and deletions watched into the history.
+     */
+    public List<RedisNode> nodes() {
+        return nodes(NodeConfig.defaults());
+    }
+
+    /** {@link #nodes()}, started with {@code config} if this is the first call. */
+    public synchronized List<RedisNode> nodes(NodeConfig config) {
+        if (nodes == null) {
+            List<RedisNode> started = new ArrayList<>();
+            for (int i = 1; i <= stage.nodeCount(); i++) {
+                RedisNode node = startNode(config);
+                watch(node, stage.multiNode() ? "n" + i + ": " : "");
+                started.add(node);
+            }
+            nodes = List.copyOf(started);
         }
-        return node;
+        return nodes;
+    }
+
+    /** The first of {@link #nodes()}: the only one of a single-node stage. */
+    public RedisNode node() {
+        return nodes().get(0);
     }
 
     /** Another fresh node, stopped with this context. */
@@ -82,35 +100,42 @@ public final class ScenarioContext implements AutoCloseable {
         return link;
     }
 
-    /** Records {@code node}'s key expiries and deletions in the history. */
-    public synchronized void watch(RedisNode node) {
-        resources.push(new RedisWatch(node, history));
+    /** One {@link FaultyLink} in front of each of {@link #nodes()}. */
+    public List<FaultyLink> links() {
+        return nodes().stream().map(this::link).toList();
     }
 
-    /** The guarantees the stage claims, asked of a real client. */
-    public synchronized Set<Guarantee> claims() {
-        try (RedisClient redis = node().newClient(); Locks locks = stage.open(redis, LockOptions.defaults())) {
-            return locks.guarantees();
-        }
+    /** Records {@code node}'s key expiries and deletions in the history, each line starting with {@code label}. */
+    public synchronized void watch(RedisNode node, String label) {
+        resources.push(new RedisWatch(node, label, history));
     }
 
-    /** A client called {@code name} on {@link #node()}. */
+    /** A client called {@code name} on {@link #nodes()}. */
     public Actor actor(String name, LockOptions options) {
-        return actor(name, node().address(), options);
+        return actor(name, addresses(nodes()), options);
     }
 
-    /** A client called {@code name} connected to {@code address} (a node, or a {@link FaultyLink} in front of one). */
-    public synchronized Actor actor(String name, HostAndPort address, LockOptions options) {
-        RedisClient redis = RedisNode.newClient(address);
-        resources.push(redis);
-        Locks locks = stage.open(redis, options);
+    /** A client called {@code name} connected to {@code addresses} (nodes, or {@link FaultyLink}s in front of them). */
+    public synchronized Actor actor(String name, List<HostAndPort> addresses, LockOptions options) {
+        List<RedisClient> clients = new ArrayList<>();
+        for (HostAndPort address : addresses) {
+            RedisClient redis = RedisNode.newClient(address);
+            resources.push(redis);
+            clients.add(redis);
+        }
+        Locks locks = stage.open(clients, options);
         resources.push(locks);
         return new Actor(name, locks, options.lease(), history);
     }
 
-    /** A client called {@code name} in its own JVM on {@link #node()}, so it can really crash. */
+    /** Where clients connect to each of {@code nodes}. */
+    public static List<HostAndPort> addresses(List<RedisNode> nodes) {
+        return nodes.stream().map(RedisNode::address).toList();
+    }
+
+    /** A client called {@code name} in its own JVM on {@link #nodes()}, so it can really crash. */
     public synchronized ClientProcess process(String name, LockOptions options) {
-        ClientProcess process = new ClientProcess(name, stage, node().address(), options, history);
+        ClientProcess process = new ClientProcess(name, stage, addresses(nodes()), options, history);
         resources.push(process);
         return process;
     }

@@ -1,28 +1,78 @@
 package dev.lockstep.testkit;
 
+import dev.lockstep.Guarantee;
 import dev.lockstep.LockOptions;
 import dev.lockstep.Locks;
+import java.lang.reflect.Constructor;
 import java.lang.reflect.InvocationTargetException;
+import java.util.ArrayList;
+import java.util.Collections;
+import java.util.List;
+import java.util.Set;
+import redis.clients.jedis.HostAndPort;
+import redis.clients.jedis.RedisClient;
 import redis.clients.jedis.UnifiedJedis;
 
 /**
- * A stage under test: its module name and its {@link Locks} class, which every stage constructs
- * as {@code new XLocks(UnifiedJedis, LockOptions)} (so a child JVM can build one from the name too).
+ * A stage under test: its module name and its {@link Locks} class. Single-node stages are
+ * constructed as {@code new XLocks(UnifiedJedis, LockOptions)}, quorum stages as
+ * {@code new XLocks(List<UnifiedJedis>, LockOptions)} over {@link #QUORUM_NODES} masters; a child
+ * JVM can build either from the class name.
  *
  * @param name       the module, e.g. {@code v1-setnx}
  * @param locksClass the entry point, e.g. {@code dev.lockstep.v1.SetnxLocks}
  */
 public record Stage(String name, Class<? extends Locks> locksClass) {
 
-    /** A client of this stage over {@code redis}. */
-    public Locks open(UnifiedJedis redis, LockOptions options) {
-        return open(locksClass, redis, options);
+    /** How many independent masters a quorum stage runs on in the scenarios. */
+    public static final int QUORUM_NODES = 5;
+
+    /** Whether the stage spans several independent masters. */
+    public boolean multiNode() {
+        return multiNode(locksClass);
     }
 
-    /** A client of stage class {@code locksClass} over {@code redis}. */
-    static Locks open(Class<? extends Locks> locksClass, UnifiedJedis redis, LockOptions options) {
+    /** How many Redis nodes one client of this stage talks to. */
+    public int nodeCount() {
+        return multiNode() ? QUORUM_NODES : 1;
+    }
+
+    /**
+     * The guarantees the stage claims, asked of a real client object. Building one does no I/O
+     * (connections open on first use), so it needs no running Redis.
+     */
+    public Set<Guarantee> claims() {
+        List<RedisClient> nowhere = new ArrayList<>();
+        for (int i = 0; i < nodeCount(); i++) {
+            nowhere.add(RedisNode.newClient(new HostAndPort("127.0.0.1", 1)));
+        }
+        try (Locks locks = open(nowhere, LockOptions.defaults())) {
+            return locks.guarantees();
+        } finally {
+            nowhere.forEach(RedisClient::close);
+        }
+    }
+
+    /** A client of this stage over {@code nodes} ({@link #nodeCount()} of them). */
+    public Locks open(List<? extends UnifiedJedis> nodes, LockOptions options) {
+        return open(locksClass, nodes, options);
+    }
+
+    /** A client of a single-node stage over {@code redis}. */
+    public Locks open(UnifiedJedis redis, LockOptions options) {
+        return open(locksClass, Collections.singletonList(redis), options);
+    }
+
+    /** A client of stage class {@code locksClass} over {@code nodes}. */
+    static Locks open(Class<? extends Locks> locksClass, List<? extends UnifiedJedis> nodes, LockOptions options) {
         try {
-            return locksClass.getConstructor(UnifiedJedis.class, LockOptions.class).newInstance(redis, options);
+            if (multiNode(locksClass)) {
+                return locksClass.getConstructor(List.class, LockOptions.class).newInstance(nodes, options);
+            }
+            if (nodes.size() != 1) {
+                throw new IllegalArgumentException(locksClass.getSimpleName() + " runs on one node, not " + nodes.size());
+            }
+            return locksClass.getConstructor(UnifiedJedis.class, LockOptions.class).newInstance(nodes.get(0), options);
         } catch (InvocationTargetException e) {
             if (e.getCause() instanceof RuntimeException cause) {
                 throw cause;
@@ -30,8 +80,17 @@ public record Stage(String name, Class<? extends Locks> locksClass) {
             throw new IllegalStateException("cannot construct " + locksClass.getName(), e.getCause());
         } catch (ReflectiveOperationException e) {
             throw new IllegalStateException(locksClass.getName()
-                    + " needs a public constructor (UnifiedJedis, LockOptions)", e);
+                    + " needs a public constructor (UnifiedJedis, LockOptions) or (List<UnifiedJedis>, LockOptions)", e);
         }
+    }
+
+    private static boolean multiNode(Class<? extends Locks> locksClass) {
+        for (Constructor<?> constructor : locksClass.getConstructors()) {
+            if (constructor.getParameterCount() == 2 && constructor.getParameterTypes()[0] == List.class) {
+                return true;
+            }
+        }
+        return false;
     }
 
     @Override

@@ -1,7 +1,10 @@
 package dev.lockstep.v4;
 
 import dev.lockstep.Lease;
+import dev.lockstep.LeaseLoss;
 import java.time.Instant;
+import java.util.Map;
+import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.Executors;
 import java.util.concurrent.ScheduledExecutorService;
 import java.util.concurrent.ScheduledFuture;
@@ -16,7 +19,9 @@ import org.slf4j.LoggerFactory;
  * Keeps a client's held leases alive and notices when one is lost. One per client, for all its
  * locks: a renewer thread that calls Redis every third of a lease, and a clock thread that
  * watches each hold's local deadline. They are apart so that a renewal stuck on a dead
- * connection cannot delay the news that the lease has run out.
+ * connection cannot delay the news that the lease has run out. (A renewal stuck on one dead
+ * node does delay the client's other renewals by up to a socket timeout; the defaults, a 30 s
+ * lease renewed every 10 s, leave ample room for that.)
  *
  * <p>A hold's deadline is the send time of its last successful renewal (or acquisition) plus
  * the lease, minus a safety margin. Redis set the expiry after that send, so the key lives at
@@ -35,20 +40,9 @@ public final class Watchdog implements AutoCloseable {
         this.clock = daemon("lockstep-lease-clock-" + clientName);
     }
 
-    /**
-     * Starts watching a hold taken by a request sent at {@code sentNanos} ({@link System#nanoTime()})
-     * for {@code lease}. A default lease is renewed with {@code renew} (true: still ours); an explicit
-     * one only runs out. {@code onLost} hears once, with the time, when the hold is lost.
-     */
-    public Hold watch(long sentNanos, Lease lease, BooleanSupplier renew, Consumer<Instant> onLost) {
-        Hold hold = new Hold(lease.millis(), onLost);
-        hold.extend(sentNanos);
-        if (!lease.explicit()) {
-            long every = Math.max(1, lease.millis() / 3);
-            hold.renewal = renewer.scheduleWithFixedDelay(() -> hold.renew(renew), every, every, TimeUnit.MILLISECONDS);
-        }
-        hold.checkAt(hold.deadline);
-        return hold;
+    /** A fresh table of holds for lock {@code lockName}, telling {@code onLost} about each hold it loses. */
+    public Holds holds(String lockName, Consumer<LeaseLoss> onLost) {
+        return new Holds(lockName, onLost);
     }
 
     /** Stops all renewals and checks; held leases simply run out, as after a crash. */
@@ -58,99 +52,170 @@ public final class Watchdog implements AutoCloseable {
         clock.shutdownNow();
     }
 
-    /** One watched hold of one lock by one thread. */
-    public final class Hold {
+    /** The holds of one lock, one per holding thread of this client; every call is about the calling thread. */
+    public final class Holds {
 
-        private final long leaseNanos;
-        private final long marginNanos;
-        private final Consumer<Instant> onLost;
-        private volatile long deadline;
-        private volatile boolean ended;
-        private volatile Instant lostAt;
-        private volatile ScheduledFuture<?> renewal;
-        private volatile ScheduledFuture<?> check;
+        private final String lockName;
+        private final Consumer<LeaseLoss> onLost;
+        private final Map<Long, Hold> byThread = new ConcurrentHashMap<>();
 
-        private Hold(long leaseMillis, Consumer<Instant> onLost) {
-            this.leaseNanos = TimeUnit.MILLISECONDS.toNanos(leaseMillis);
-            // Clock-rate drift and the clock thread's own scheduling delay: the holder must hear first.
-            this.marginNanos = leaseNanos / 20 + TimeUnit.MILLISECONDS.toNanos(2);
+        private Holds(String lockName, Consumer<LeaseLoss> onLost) {
+            this.lockName = lockName;
             this.onLost = onLost;
         }
 
-        /** True until the lease is lost or the hold {@link #stop() stopped}. */
+        /**
+         * The calling thread just took the lock with a request sent at {@code sentNanos} for
+         * {@code lease}, which the lock script set in Redis. A default lease is renewed with
+         * {@code renew} (true: renewed, false: no longer ours, an exception: unknown) from then
+         * on, also when it re-enters a hold that had an explicit lease.
+         */
+        public void acquired(long sentNanos, Lease lease, BooleanSupplier renew) {
+            long thread = Thread.currentThread().getId();
+            Hold hold = byThread.get(thread);
+            if (hold == null || !hold.isHeld()) {
+                hold = new Hold(thread);
+                byThread.put(thread, hold);
+            }
+            hold.acquired(sentNanos, lease, renew);
+        }
+
+        /** Whether the calling thread holds the lock: until its last unlock or the moment its lease is lost. */
         public boolean isHeld() {
-            return !ended && System.nanoTime() < deadline;
+            Hold hold = byThread.get(Thread.currentThread().getId());
+            return hold != null && hold.isHeld();
         }
 
-        /** When the lease was lost, or null while it is held. */
-        public Instant lostAt() {
-            return lostAt;
-        }
-
-        /** A re-entry reset the lease in Redis from a request sent at {@code sentNanos}. */
-        public void extend(long sentNanos) {
-            deadline = sentNanos + leaseNanos - marginNanos;
-        }
-
-        /** The last unlock: no more renewals, no loss to report. */
-        public void stop() {
-            if (end()) {
-                cancelTasks();
+        /**
+         * Before an unlock script runs: throws, and forgets the hold, if the calling thread's lease
+         * was lost; otherwise a renewal that finds the field gone meanwhile is the unlock's doing,
+         * not a loss.
+         */
+        public void releasing() {
+            long thread = Thread.currentThread().getId();
+            Hold hold = byThread.get(thread);
+            if (hold != null && hold.lostAt != null) {
+                byThread.remove(thread);
+                throw new IllegalMonitorStateException("lock '" + lockName + "': this thread's lease was lost at "
+                        + hold.lostAt + " (" + hold.lossReason + "), so another client may hold it now");
+            }
+            if (hold != null) {
+                hold.releasing = true;
             }
         }
 
-        private void renew(BooleanSupplier renew) {
-            long sent = System.nanoTime();
-            try {
-                if (renew.getAsBoolean()) {
-                    deadline = Math.max(deadline, sent + leaseNanos - marginNanos);
-                } else {
-                    lose();
+        /** After the unlock script: {@code lastHold} ends the hold (no more renewals), otherwise it goes on. */
+        public void released(boolean lastHold) {
+            long thread = Thread.currentThread().getId();
+            Hold hold = lastHold ? byThread.remove(thread) : byThread.get(thread);
+            if (hold != null) {
+                hold.releasing = false;
+                if (lastHold) {
+                    hold.stop();
                 }
-            } catch (RuntimeException e) {
-                // Unreachable Redis: keep trying; the clock decides when the lease is gone.
-                log.debug("renewal failed, {} ms of lease left", (deadline - System.nanoTime()) / 1_000_000, e);
             }
         }
 
-        private void checkAt(long when) {
-            check = clock.schedule(() -> {
-                if (ended) {
-                    return;
+        /** One watched hold of this lock by one thread. */
+        private final class Hold {
+
+            private final long thread;
+            private volatile long deadline;
+            private volatile long renewLeaseNanos;
+            private volatile boolean ended;
+            private volatile boolean releasing;
+            private volatile Instant lostAt;
+            private volatile String lossReason;
+            private volatile ScheduledFuture<?> renewal;
+            private volatile ScheduledFuture<?> check;
+
+            private Hold(long thread) {
+                this.thread = thread;
+            }
+
+            boolean isHeld() {
+                return !ended && System.nanoTime() < deadline;
+            }
+
+            /** The lock script set {@code lease} in Redis from a request sent at {@code sentNanos}. */
+            void acquired(long sentNanos, Lease lease, BooleanSupplier renew) {
+                long leaseNanos = TimeUnit.MILLISECONDS.toNanos(lease.millis());
+                deadline = sentNanos + leaseNanos - margin(leaseNanos);
+                if (!lease.explicit() && renewal == null) {
+                    renewLeaseNanos = leaseNanos;
+                    long every = Math.max(1, lease.millis() / 3);
+                    renewal = renewer.scheduleWithFixedDelay(() -> renew(renew), every, every, TimeUnit.MILLISECONDS);
                 }
-                if (System.nanoTime() >= deadline) {
-                    lose();
-                } else {
+                if (check == null) {
                     checkAt(deadline);
                 }
-            }, Math.max(0, when - System.nanoTime()), TimeUnit.NANOSECONDS);
-        }
-
-        private void lose() {
-            if (!end()) {
-                return;
             }
-            lostAt = Instant.now();
-            cancelTasks();
-            onLost.accept(lostAt);
-        }
 
-        /** Ends the hold once: true for the caller that ended it. */
-        private synchronized boolean end() {
-            if (ended) {
-                return false;
+            void stop() {
+                if (end()) {
+                    cancelTasks();
+                }
             }
-            ended = true;
-            return true;
-        }
 
-        private void cancelTasks() {
-            for (ScheduledFuture<?> task : new ScheduledFuture<?>[] {renewal, check}) {
-                if (task != null) {
-                    task.cancel(false);
+            private void renew(BooleanSupplier renew) {
+                long sent = System.nanoTime();
+                try {
+                    if (renew.getAsBoolean()) {
+                        deadline = Math.max(deadline, sent + renewLeaseNanos - margin(renewLeaseNanos));
+                    } else if (!releasing) {
+                        lose("Redis no longer had this owner's field at renewal");
+                    }
+                } catch (RuntimeException e) {
+                    // Unreachable Redis: keep trying; the clock decides when the lease is gone.
+                    log.debug("renewal failed, {} ms of lease left", (deadline - System.nanoTime()) / 1_000_000, e);
+                }
+            }
+
+            private void checkAt(long when) {
+                check = clock.schedule(() -> {
+                    if (ended) {
+                        return;
+                    }
+                    if (System.nanoTime() >= deadline) {
+                        lose(renewal == null ? "its explicit lease ran out" : "no renewal reached Redis within the lease");
+                    } else {
+                        checkAt(deadline);
+                    }
+                }, Math.max(0, when - System.nanoTime()), TimeUnit.NANOSECONDS);
+            }
+
+            private void lose(String reason) {
+                if (!end()) {
+                    return;
+                }
+                lossReason = reason;
+                lostAt = Instant.now();
+                cancelTasks();
+                onLost.accept(new LeaseLoss(lockName, thread, lostAt, reason));
+            }
+
+            /** Ends the hold once: true for the caller that ended it. */
+            private synchronized boolean end() {
+                if (ended) {
+                    return false;
+                }
+                ended = true;
+                return true;
+            }
+
+            private void cancelTasks() {
+                for (ScheduledFuture<?> task : new ScheduledFuture<?>[] {renewal, check}) {
+                    if (task != null) {
+                        task.cancel(false);
+                    }
                 }
             }
         }
+    }
+
+    /** Clock-rate drift and the clock thread's own scheduling delay: the holder must hear first. */
+    private static long margin(long leaseNanos) {
+        return leaseNanos / 20 + TimeUnit.MILLISECONDS.toNanos(2);
     }
 
     private static ScheduledExecutorService daemon(String name) {

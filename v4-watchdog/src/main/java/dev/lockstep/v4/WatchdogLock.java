@@ -3,16 +3,13 @@ package dev.lockstep.v4;
 import dev.lockstep.AbstractDistLock;
 import dev.lockstep.DistLock;
 import dev.lockstep.Lease;
-import dev.lockstep.LeaseLoss;
 import dev.lockstep.LuaScript;
 import dev.lockstep.v3.ReentrantHashLocks;
 import java.time.Duration;
 import java.util.List;
-import java.util.Map;
-import java.util.concurrent.ConcurrentHashMap;
 
 /**
- * The stage-4 lock: stage 3's scripts, unchanged, and a {@link Watchdog.Hold} per holding thread.
+ * The stage-4 lock: stage 3's scripts, unchanged, and the client's {@link Watchdog} watching each holding thread.
  * A lock taken without an explicit lease gets the watchdog timeout and is renewed every third
  * of it while held, so work may take as long as it takes; a crashed holder stops renewing and
  * its lease runs out.
@@ -27,13 +24,12 @@ public class WatchdogLock extends AbstractDistLock {
     private static final LuaScript UNLOCK = LuaScript.load(ReentrantHashLocks.class, "unlock.lua");
     private static final LuaScript RENEW = LuaScript.load(WatchdogLock.class, "renew.lua");
 
-    private final Watchdog watchdog;
-    private final Map<Long, Watchdog.Hold> holds = new ConcurrentHashMap<>();
+    private final Watchdog.Holds holds;
 
     /** The lock called {@code name} of {@code client}, renewed by the client's watchdog. */
     protected WatchdogLock(String name, WatchdogLocks client) {
         super(name, client);
-        this.watchdog = client.watchdog();
+        this.holds = client.watchdog().holds(name, this::signalLeaseLost);
     }
 
     /** No lease given: the watchdog's, renewed while held. */
@@ -55,15 +51,7 @@ public class WatchdogLock extends AbstractDistLock {
         if (pttl != null) {
             return (Long) pttl;
         }
-        long thread = Thread.currentThread().getId();
-        Watchdog.Hold hold = holds.get(thread);
-        if (hold != null && hold.isHeld()) {
-            hold.extend(sent);
-        } else {
-            holds.put(thread, watchdog.watch(sent, lease, () -> renew(owner, lease.millis()),
-                    lostAt -> signalLeaseLost(new LeaseLoss(name(), thread, lostAt,
-                            "no renewal reached Redis within the " + lease.millis() + " ms lease"))));
-        }
+        holds.acquired(sent, lease, () -> renew(owner, lease.millis()));
         return null;
     }
 
@@ -78,17 +66,12 @@ public class WatchdogLock extends AbstractDistLock {
 
     @Override
     protected final void release() {
-        long thread = Thread.currentThread().getId();
-        Watchdog.Hold hold = holds.get(thread);
-        if (hold != null && hold.lostAt() != null) {
-            holds.remove(thread);
-            throw new IllegalMonitorStateException("lock '" + name() + "': this thread's lease was lost at "
-                    + hold.lostAt() + ", so another client may hold it now");
-        }
-        Object released = unlockScript(threadOwner());
-        if ((released == null || Long.valueOf(1).equals(released)) && hold != null) {
-            hold.stop();
-            holds.remove(thread);
+        holds.releasing();
+        Object released = null;
+        try {
+            released = unlockScript(threadOwner());
+        } finally {
+            holds.released(released == null || Long.valueOf(1).equals(released));
         }
         if (released == null) {
             throw new IllegalMonitorStateException("lock '" + name() + "' is not held by this thread");
@@ -98,7 +81,6 @@ public class WatchdogLock extends AbstractDistLock {
     /** Local and instant: held from acquisition until the last unlock or the moment the lease is lost. */
     @Override
     public final boolean isHeldByCurrentThread() {
-        Watchdog.Hold hold = holds.get(Thread.currentThread().getId());
-        return hold != null && hold.isHeld();
+        return holds.isHeld();
     }
 }

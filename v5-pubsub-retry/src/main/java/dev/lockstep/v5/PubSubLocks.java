@@ -5,6 +5,7 @@ import dev.lockstep.Guarantee;
 import dev.lockstep.LockOptions;
 import dev.lockstep.v4.WatchdogLocks;
 import java.util.EnumSet;
+import java.util.List;
 import java.util.Set;
 import redis.clients.jedis.UnifiedJedis;
 
@@ -15,14 +16,22 @@ import redis.clients.jedis.UnifiedJedis;
  */
 public final class PubSubLocks extends WatchdogLocks {
 
+    /** The message the unlock script publishes on a full release: Redisson's, so its waiters and ours wake each other. */
+    public static final String RELEASED = "0";
+
     private final Subscriber subscriber;
 
     /** A client of the stage-5 lock over {@code redis}. */
     public PubSubLocks(UnifiedJedis redis, LockOptions options) {
         super(redis, options, EnumSet.of(Guarantee.LIVENESS_AFTER_CRASH, Guarantee.OWNER_ONLY_RELEASE,
                 Guarantee.REENTRANT, Guarantee.LEASE_RENEWAL, Guarantee.LEASE_LOSS_SIGNAL, Guarantee.EFFICIENT_WAIT));
-        this.subscriber = new Subscriber(redis, "lockstep-subscriber-" + clientId().substring(0, 8),
+        this.subscriber = new Subscriber(List.of(redis), "lockstep-subscriber-" + clientId().substring(0, 8),
                 options.spinInterval());
+    }
+
+    /** The release channel of lock key {@code key}: {@code redisson_lock__channel:{name}}, in the key's Cluster slot. */
+    public static String releaseChannel(String key) {
+        return "redisson_lock__channel:" + key;
     }
 
     @Override

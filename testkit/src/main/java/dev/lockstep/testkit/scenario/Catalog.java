@@ -13,7 +13,11 @@ public final class Catalog {
             new Reentry(),
             new LongCriticalSection(),
             new PartitionedHolder(),
-            new CrowdedWait());
+            new CrowdedWait(),
+            new Failover(),
+            new RestartAmnesia(RestartAmnesia.Remedy.NONE),
+            new RestartAmnesia(RestartAmnesia.Remedy.AOF),
+            new RestartAmnesia(RestartAmnesia.Remedy.DELAYED_RESTART));
 
     private Catalog() {
     }

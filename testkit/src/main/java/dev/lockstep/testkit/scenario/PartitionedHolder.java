@@ -10,6 +10,7 @@ import dev.lockstep.testkit.History.Kind;
 import dev.lockstep.testkit.Scenario;
 import dev.lockstep.testkit.ScenarioContext;
 import java.time.Duration;
+import java.util.List;
 import java.util.Optional;
 import java.util.concurrent.Future;
 
@@ -37,15 +38,15 @@ public final class PartitionedHolder extends Scenario {
     @Override
     public Verdict run(ScenarioContext context) throws Exception {
         LockOptions options = ScenarioContext.leaseOptions(LEASE);
-        FaultyLink link = context.link(context.node());
-        Actor a = context.actor("A", link.address(), options);
+        List<FaultyLink> links = context.links();
+        Actor a = context.actor("A", links.stream().map(FaultyLink::address).toList(), options);
         Actor b = context.actor("B", options);
         if (!a.tryLock(LOCK, Duration.ZERO, null)) {
             throw new IllegalStateException("A could not take a free lock");
         }
         a.enter("enter, works until told to stop");
         Thread.sleep(CONNECTED.toMillis());
-        link.blackhole();
+        links.forEach(FaultyLink::blackhole);
         a.note("its link to Redis goes dark");
         Future<Boolean> bTurn = context.background(() -> {
             boolean taken = b.tryLock(LOCK, DEADLINE, null);
@@ -62,7 +63,7 @@ public final class PartitionedHolder extends Scenario {
         }
         a.exit(told ? "exit: stops work" : "exit: never told, work done");
         boolean bGotIt = context.await(bTurn, DEADLINE.multipliedBy(2));
-        link.heal();
+        links.forEach(FaultyLink::heal);
         a.unlock(LOCK);
         return judge(context.history(), bGotIt);
     }

@@ -1,0 +1,118 @@
+package dev.lockstep.testkit.scenario;
+
+import dev.lockstep.Guarantee;
+import dev.lockstep.LockOptions;
+import dev.lockstep.testkit.Actor;
+import dev.lockstep.testkit.Await;
+import dev.lockstep.testkit.Checker;
+import dev.lockstep.testkit.Checker.Intrusion;
+import dev.lockstep.testkit.FaultyLink;
+import dev.lockstep.testkit.History;
+import dev.lockstep.testkit.History.Kind;
+import dev.lockstep.testkit.NodeConfig;
+import dev.lockstep.testkit.RedisNode;
+import dev.lockstep.testkit.Scenario;
+import dev.lockstep.testkit.ScenarioContext;
+import java.time.Duration;
+import java.util.List;
+import redis.clients.jedis.Jedis;
+
+/**
+ * The master dies with the lock on it. On one master with a replica: replication lags (the link
+ * to the replica goes dark), A locks on the master, the master is killed, the replica is
+ * promoted without A's key, and B locks on it while A still works. On independent masters (a
+ * quorum stage), one of A's nodes is killed and comes back empty instead: B must not get a
+ * quorum. Judged by {@link Checker#intrusions}.
+ */
+public final class Failover extends Scenario {
+
+    private static final String LOCK = "orders";
+    private static final Duration LEASE = Duration.ofSeconds(3);
+    private static final Duration WORK = Duration.ofMillis(200);
+    private static final Duration B_WAIT = Duration.ofMillis(500);
+    private static final Duration SYNC = Duration.ofSeconds(10);
+
+    /** The scenario as the catalog lists it. */
+    public Failover() {
+        super("failover", Guarantee.FAILOVER_SAFE,
+                "A locks on the master; the master dies before its replica got the key; the replica is promoted "
+                + "and B locks on it while A still works.");
+    }
+
+    @Override
+    public Verdict run(ScenarioContext context) throws Exception {
+        LockOptions options = ScenarioContext.leaseOptions(LEASE);
+        return context.stage().multiNode() ? onIndependentMasters(context, options) : onReplicatedMaster(context, options);
+    }
+
+    private Verdict onReplicatedMaster(ScenarioContext context, LockOptions options) throws Exception {
+        History history = context.history();
+        RedisNode master = context.node();
+        RedisNode replica = context.startNode(NodeConfig.defaults());
+        context.watch(replica, "replica: ");
+        FaultyLink replication = replica.replicaOf(master);
+        awaitReplicated(master, replica);
+        Actor a = context.actor("A", options);
+        replication.blackhole();
+        history.record(History.REDIS, Kind.FAULT, "replication to the replica goes dark");
+        if (!a.tryLock(LOCK, Duration.ZERO, null)) {
+            throw new IllegalStateException("A could not take a free lock");
+        }
+        a.enter("enter");
+        master.kill();
+        history.record(History.REDIS, Kind.FAULT, "master killed");
+        replica.promote();
+        history.record(History.REDIS, Kind.FAULT, "replica promoted to master");
+        Actor b = context.actor("B", ScenarioContext.addresses(List.of(replica)), options);
+        if (b.tryLock(LOCK, B_WAIT, null)) {
+            b.critical(WORK);
+            b.unlock(LOCK);
+        }
+        a.exit("exit");
+        a.unlock(LOCK);
+        return judge(history, "the master died before its replica got A's key");
+    }
+
+    private Verdict onIndependentMasters(ScenarioContext context, LockOptions options) throws Exception {
+        History history = context.history();
+        Actor a = context.actor("A", options);
+        if (!a.tryLock(LOCK, Duration.ZERO, null)) {
+            throw new IllegalStateException("A could not take a free lock");
+        }
+        a.enter("enter");
+        RedisNode victim = context.node();
+        victim.kill();
+        victim.start();
+        history.record(History.REDIS, Kind.FAULT, "n1 killed, back empty");
+        Actor b = context.actor("B", options);
+        if (b.tryLock(LOCK, B_WAIT, null)) {
+            b.critical(WORK);
+            b.unlock(LOCK);
+        }
+        a.exit("exit");
+        a.unlock(LOCK);
+        return judge(history, "one of A's masters came back empty");
+    }
+
+    private static Verdict judge(History history, String cause) {
+        List<Intrusion> intrusions = Checker.intrusions(history);
+        if (!intrusions.isEmpty()) {
+            return Verdict.violated(intrusions.get(0) + ": " + cause + ".");
+        }
+        return Verdict.held("B could not take the lock while A held it, though " + cause + ".");
+    }
+
+    /** Waits until the replica has everything the master had: a marker written on the master arrives. */
+    private static void awaitReplicated(RedisNode master, RedisNode replica) {
+        try (Jedis onMaster = master.admin(); Jedis onReplica = replica.admin()) {
+            onMaster.set("replication-marker", "1");
+            Await.until("the replica catches up", SYNC, () -> {
+                try {
+                    return "1".equals(onReplica.get("replication-marker"));
+                } catch (RuntimeException e) {
+                    return false;
+                }
+            });
+        }
+    }
+}

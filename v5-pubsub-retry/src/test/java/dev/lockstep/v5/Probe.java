@@ -1,0 +1,81 @@
+package dev.lockstep.v5;
+
+import static org.junit.jupiter.api.Assertions.fail;
+
+import dev.lockstep.testkit.Await;
+import dev.lockstep.testkit.RedisNode;
+import dev.lockstep.testkit.RedisTraffic;
+import java.time.Duration;
+import java.util.Map;
+import java.util.Set;
+import java.util.TreeSet;
+import java.util.concurrent.atomic.AtomicReference;
+import java.util.function.Predicate;
+import java.util.function.Supplier;
+import redis.clients.jedis.Jedis;
+
+/**
+ * What the v5 tests read from the outside to see what a lock did: the server's own counters and
+ * subscriptions, never hooks in main code.
+ */
+final class Probe {
+
+    private Probe() {
+    }
+
+    /** The lock's Redis key, as v5 (and a Redisson lock named like it) writes it. */
+    static String key(String name) {
+        return "{" + name + "}";
+    }
+
+    /** The channel a release of lock {@code name} is published on, Redisson's name for it. */
+    static String channel(String name) {
+        return "redisson_lock__channel:" + key(name);
+    }
+
+    /**
+     * How many scripts the server has run (EVAL + EVALSHA). Each lock attempt and each unlock is one
+     * script run, so a delta counts the attempts waiters made: a MONITOR-free cost meter.
+     */
+    static long scriptRuns(RedisNode node) {
+        Map<String, Long> calls = RedisTraffic.commandstats(node);
+        return calls.getOrDefault("eval", 0L) + calls.getOrDefault("evalsha", 0L);
+    }
+
+    /** How many connections the server has subscribed to {@code channel}. */
+    static long subscribers(RedisNode node, String channel) {
+        try (Jedis admin = node.admin()) {
+            return admin.pubsubNumSub(channel).getOrDefault(channel, 0L);
+        }
+    }
+
+    /** Every channel with at least one subscriber, as the server sees it ({@code PUBSUB CHANNELS *}). */
+    static Set<String> serverChannels(RedisNode node) {
+        try (Jedis admin = node.admin()) {
+            return new TreeSet<>(admin.pubsubChannels("*"));
+        }
+    }
+
+    /** The owner fields of lock {@code name}'s hash: who holds it, as {@code clientId:threadId}. */
+    static Set<String> owners(RedisNode node, String name) {
+        try (Jedis admin = node.admin()) {
+            return admin.hkeys(key(name));
+        }
+    }
+
+    /**
+     * Polls {@code value} until {@code ok} accepts it, failing after {@code within} with the last
+     * value seen, so a failure says what was left over and not only that something was.
+     */
+    static <T> void eventually(String what, Duration within, Supplier<T> value, Predicate<T> ok) {
+        AtomicReference<T> last = new AtomicReference<>();
+        try {
+            Await.until(what, within, () -> {
+                last.set(value.get());
+                return ok.test(last.get());
+            });
+        } catch (AssertionError e) {
+            fail(what + ": not within " + within + "; last seen: " + last.get(), e);
+        }
+    }
+}

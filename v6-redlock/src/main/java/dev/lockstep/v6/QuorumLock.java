@@ -1,0 +1,178 @@
+package dev.lockstep.v6;
+
+import dev.lockstep.AbstractDistLock;
+import dev.lockstep.Lease;
+import dev.lockstep.LuaScript;
+import dev.lockstep.v3.ReentrantHashLocks;
+import dev.lockstep.v4.Watchdog;
+import dev.lockstep.v4.WatchdogLocks;
+import dev.lockstep.v5.PubSubLocks;
+import dev.lockstep.v6.FanOut.Reply;
+import java.time.Duration;
+import java.util.Collections;
+import java.util.IdentityHashMap;
+import java.util.List;
+import java.util.Map;
+import java.util.Set;
+import java.util.concurrent.ThreadLocalRandom;
+import java.util.function.Predicate;
+import java.util.stream.Collectors;
+import redis.clients.jedis.UnifiedJedis;
+import redis.clients.jedis.exceptions.JedisConnectionException;
+
+/**
+ * The stage-6 lock: stage 5's lock on every node at once. One acquisition sends the lock script
+ * to all nodes in parallel and counts the grants; it holds when at least a quorum granted and
+ * time is left: validity = lease - elapsed - drift, with drift = lease x 1% + 2 ms for the
+ * nodes' clocks. Otherwise it undoes its grants everywhere and tries again after a jittered
+ * pause (or sleeps on the release channels until a holder lets go).
+ *
+ * <p>The watchdog renews on all nodes and counts a renewal only when a quorum renewed; when no
+ * quorum renews within a lease, the holder is told it lost the lock.
+ */
+final class QuorumLock extends AbstractDistLock {
+
+    private static final LuaScript LOCK = LuaScript.load(QuorumLock.class, "lock.lua");
+    private static final LuaScript UNLOCK = LuaScript.load(PubSubLocks.class, "unlock.lua");
+    private static final LuaScript UNDO = LuaScript.load(ReentrantHashLocks.class, "unlock.lua");
+    private static final LuaScript RENEW = LuaScript.load(WatchdogLocks.class, "renew.lua");
+    private static final Object SKIPPED = new Object();
+
+    private final QuorumLocks client;
+    private final FanOut fanOut;
+    private final Watchdog.Holds holds;
+
+    QuorumLock(String name, QuorumLocks client) {
+        super(name, client);
+        this.client = client;
+        this.fanOut = client.fanOut();
+        this.holds = client.watchdog().holds(name, this::signalLeaseLost);
+    }
+
+    /** No lease given: the watchdog's, renewed while a quorum renews. */
+    @Override
+    protected Duration defaultLease() {
+        return options().watchdogTimeout();
+    }
+
+    @Override
+    protected boolean tryAcquireOnce(Lease lease) {
+        return tryAcquire(lease) == null;
+    }
+
+    /** One round on all nodes: null when held, else how many ms to sleep before the next round. */
+    private Long tryAcquire(Lease lease) {
+        long sent = System.nanoTime();
+        String owner = threadOwner();
+        boolean reentry = holds.isHeld();
+        List<Reply> replies = fanOut.ask(node -> LOCK.run(node, List.of(key()),
+                List.of(Long.toString(lease.millis()), owner)));
+        long elapsedMillis = (System.nanoTime() - sent) / 1_000_000;
+        long driftMillis = lease.millis() / 100 + 2;
+        int granted = count(replies, r -> r.answered() && r.value() == null);
+        if (granted >= client.quorum() && lease.millis() - elapsedMillis - driftMillis > 0) {
+            holds.acquired(sent, lease, () -> renew(owner, lease.millis()));
+            return null;
+        }
+        undo(replies, owner, reentry);
+        int answered = count(replies, Reply::answered);
+        if (answered < client.quorum()) {
+            throw new JedisConnectionException("only " + answered + " of " + fanOut.size()
+                    + " nodes answered within " + options().nodeTimeout().toMillis() + " ms");
+        }
+        Map<Object, List<Long>> refusalsByHolder = replies.stream()
+                .filter(r -> r.answered() && r.value() instanceof List<?>)
+                .map(r -> (List<?>) r.value())
+                .collect(Collectors.groupingBy(refusal -> refusal.get(1),
+                        Collectors.mapping(refusal -> (Long) refusal.get(0), Collectors.toList())));
+        for (List<Long> leases : refusalsByHolder.values()) {
+            if (leases.size() >= client.quorum()) {
+                // A real holder: sleep until its release is announced, or its lease ends.
+                return leases.stream().mapToLong(Long::longValue).min().orElse(0);
+            }
+        }
+        // A split vote, or nodes too slow: nobody holds a quorum. Back off a random bit so rivals do not collide again.
+        return 1 + ThreadLocalRandom.current().nextLong(options().spinInterval().toMillis());
+    }
+
+    /**
+     * Takes back what a failed round may have granted: on nodes that granted, and on silent ones
+     * unless this was a re-entry. Quietly: announcing these non-releases would wake rivals into
+     * another split round, and those into another, while the winner holds the lock.
+     */
+    private void undo(List<Reply> replies, String owner, boolean reentry) {
+        Set<UnifiedJedis> undo = Collections.newSetFromMap(new IdentityHashMap<>());
+        List<UnifiedJedis> nodes = client.masters();
+        for (int i = 0; i < replies.size(); i++) {
+            Reply reply = replies.get(i);
+            if (reply.answered() ? reply.value() == null : !reentry) {
+                undo.add(nodes.get(i));
+            }
+        }
+        if (!undo.isEmpty()) {
+            fanOut.ask(node -> undo.contains(node) ? UNDO.run(node, List.of(key()), List.of(owner)) : SKIPPED);
+        }
+    }
+
+    private Object unlockOn(UnifiedJedis node, String owner) {
+        return UNLOCK.run(node, List.of(key(), PubSubLocks.releaseChannel(key())), List.of(owner, PubSubLocks.RELEASED));
+    }
+
+    /** A renewal round: true when a quorum renewed, false when a quorum can no longer be ours; else unknown (throws). */
+    private boolean renew(String owner, long leaseMillis) {
+        List<Reply> replies = fanOut.ask(node -> RENEW.run(node, List.of(key()),
+                List.of(Long.toString(leaseMillis), owner)));
+        int renewed = count(replies, r -> Long.valueOf(1).equals(r.value()));
+        int gone = count(replies, r -> Long.valueOf(0).equals(r.value()));
+        if (renewed >= client.quorum()) {
+            return true;
+        }
+        if (gone > fanOut.size() - client.quorum()) {
+            return false;
+        }
+        throw new IllegalStateException("renewed on " + renewed + " of " + fanOut.size() + " nodes");
+    }
+
+    @Override
+    protected boolean acquire(Lease lease, long waitNanos) throws InterruptedException {
+        if (Thread.interrupted()) {
+            throw new InterruptedException("interrupted before acquiring lock '" + name() + "'");
+        }
+        if (ask("acquire", () -> tryAcquire(lease)) == null) {
+            return true;
+        }
+        return waitNanos != 0 && client.subscriber().await(PubSubLocks.releaseChannel(key()), waitNanos,
+                options().nodeTimeout(), () -> ask("acquire", () -> tryAcquire(lease)));
+    }
+
+    @Override
+    protected void release() {
+        holds.releasing();
+        String owner = threadOwner();
+        List<Reply> replies = List.of();
+        try {
+            replies = fanOut.ask(node -> unlockOn(node, owner));
+        } finally {
+            holds.released(count(replies, r -> Long.valueOf(0).equals(r.value())) == 0);
+        }
+        boolean stillHeld = count(replies, r -> Long.valueOf(0).equals(r.value())) > 0;
+        boolean released = count(replies, r -> Long.valueOf(1).equals(r.value())) > 0;
+        if (count(replies, Reply::answered) < client.quorum()) {
+            throw new JedisConnectionException("unlock reached only " + count(replies, Reply::answered) + " of "
+                    + fanOut.size() + " nodes; the others let the lock expire with its lease");
+        }
+        if (!stillHeld && !released) {
+            throw new IllegalMonitorStateException("lock '" + name() + "' is not held by this thread");
+        }
+    }
+
+    /** Local and instant: held from acquisition until the last unlock or the moment no quorum renewed. */
+    @Override
+    public boolean isHeldByCurrentThread() {
+        return holds.isHeld();
+    }
+
+    private static int count(List<Reply> replies, Predicate<Reply> which) {
+        return (int) replies.stream().filter(which).count();
+    }
+}
