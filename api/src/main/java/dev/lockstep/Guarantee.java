@@ -16,6 +16,8 @@ public enum Guarantee {
     EFFICIENT_WAIT,
     /** The lock survives the loss of a Redis master. */
     FAILOVER_SAFE,
+    /** With replica sync on, an acquisition counts only once a replica has it: the lock survives a failover to it. */
+    REPLICATED_ACQUIRE,
     /** The lock survives a node that restarts without the lock's key while others are unreachable: no one claims it. */
     RESTART_SAFE
 }

@@ -8,6 +8,8 @@ import java.security.MessageDigest;
 import java.security.NoSuchAlgorithmException;
 import java.util.HexFormat;
 import java.util.List;
+import redis.clients.jedis.AbstractPipeline;
+import redis.clients.jedis.Response;
 import redis.clients.jedis.UnifiedJedis;
 import redis.clients.jedis.exceptions.JedisNoScriptException;
 
@@ -41,6 +43,11 @@ public final class LuaScript {
         } catch (JedisNoScriptException e) {
             return redis.eval(body, keys, args);
         }
+    }
+
+    /** Queues the script on {@code pipeline}, sent whole: a pipeline cannot retry after NOSCRIPT. */
+    public Response<Object> queue(AbstractPipeline pipeline, List<String> keys, List<String> args) {
+        return pipeline.eval(body, keys, args);
     }
 
     private static String sha1(String text) {

@@ -6,6 +6,7 @@ import dev.lockstep.v2.OwnerCheckLocks;
 import dev.lockstep.v3.ReentrantHashLocks;
 import dev.lockstep.v4.WatchdogLocks;
 import dev.lockstep.v5.PubSubLocks;
+import dev.lockstep.v6.RedLocks;
 import java.util.List;
 
 /** The stages the lab plays, in course order: each one fixes the failure its predecessor shows. */
@@ -16,7 +17,8 @@ final class Stages {
             new Stage("v2-owner-check", OwnerCheckLocks.class),
             new Stage("v3-reentrant-hash", ReentrantHashLocks.class),
             new Stage("v4-watchdog", WatchdogLocks.class),
-            new Stage("v5-pubsub-retry", PubSubLocks.class));
+            new Stage("v5-pubsub-retry", PubSubLocks.class),
+            new Stage("v6-redlock", RedLocks.class));
 
     private Stages() {
     }

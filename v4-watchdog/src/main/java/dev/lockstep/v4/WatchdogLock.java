@@ -3,10 +3,13 @@ package dev.lockstep.v4;
 import dev.lockstep.AbstractDistLock;
 import dev.lockstep.DistLock;
 import dev.lockstep.Lease;
+import dev.lockstep.LockException;
 import dev.lockstep.LuaScript;
 import dev.lockstep.v3.ReentrantHashLocks;
 import java.time.Duration;
 import java.util.List;
+import redis.clients.jedis.AbstractPipeline;
+import redis.clients.jedis.Response;
 
 /**
  * The stage-4 lock: stage 3's scripts, unchanged, and the client's {@link Watchdog} watching each holding thread.
@@ -47,12 +50,35 @@ public class WatchdogLock extends AbstractDistLock {
     protected final Long tryAcquire(Lease lease) {
         long sent = System.nanoTime();
         String owner = threadOwner();
-        Object pttl = LOCK.run(redis(), List.of(key()), List.of(Long.toString(lease.millis()), owner));
+        List<String> args = List.of(Long.toString(lease.millis()), owner);
+        Object pttl = options().syncReplicas() > 0 ? lockOnReplicas(args, owner) : LOCK.run(redis(), List.of(key()), args);
         if (pttl != null) {
             return (Long) pttl;
         }
         holds.acquired(sent, lease, () -> renew(owner, lease.millis()));
         return null;
+    }
+
+    /**
+     * The lock script followed by {@code WAIT} on the same connection: the acquisition counts only
+     * once enough replicas have it. Otherwise it is undone and reported.
+     */
+    private Object lockOnReplicas(List<String> args, String owner) {
+        int replicas = options().syncReplicas();
+        long timeout = options().syncTimeout().toMillis();
+        Response<Object> pttl;
+        Response<Long> acknowledged;
+        try (AbstractPipeline pipeline = redis().pipelined()) {
+            pttl = LOCK.queue(pipeline, List.of(key()), args);
+            acknowledged = pipeline.waitReplicas(key(), replicas, timeout);
+            pipeline.sync();
+        }
+        if (pttl.get() == null && acknowledged.get() < replicas) {
+            unlockScript(owner);
+            throw new LockException(name(), "taken on the master, but only " + acknowledged.get() + " of " + replicas
+                    + " replicas acknowledged it within " + timeout + " ms, so it was released");
+        }
+        return pttl.get();
     }
 
     private boolean renew(String owner, long leaseMillis) {

@@ -5,12 +5,13 @@ import static dev.lockstep.Guarantee.LEASE_RENEWAL;
 import static dev.lockstep.Guarantee.LIVENESS_AFTER_CRASH;
 import static dev.lockstep.Guarantee.OWNER_ONLY_RELEASE;
 import static dev.lockstep.Guarantee.REENTRANT;
+import static dev.lockstep.Guarantee.REPLICATED_ACQUIRE;
 
 import dev.lockstep.testkit.contract.LockContract;
 import dev.lockstep.testkit.contract.StageSpec;
 
 /** Stage 4 renews the lease while the holder lives and tells the holder when a lease is lost. */
 @StageSpec(name = "v4-watchdog", locks = WatchdogLocks.class,
-        claims = {LIVENESS_AFTER_CRASH, OWNER_ONLY_RELEASE, REENTRANT, LEASE_RENEWAL, LEASE_LOSS_SIGNAL})
+        claims = {LIVENESS_AFTER_CRASH, OWNER_ONLY_RELEASE, REENTRANT, LEASE_RENEWAL, LEASE_LOSS_SIGNAL, REPLICATED_ACQUIRE})
 class WatchdogLocksTest extends LockContract {
 }

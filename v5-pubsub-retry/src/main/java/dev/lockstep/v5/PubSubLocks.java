@@ -24,7 +24,8 @@ public final class PubSubLocks extends WatchdogLocks {
     /** A client of the stage-5 lock over {@code redis}. */
     public PubSubLocks(UnifiedJedis redis, LockOptions options) {
         super(redis, options, EnumSet.of(Guarantee.LIVENESS_AFTER_CRASH, Guarantee.OWNER_ONLY_RELEASE,
-                Guarantee.REENTRANT, Guarantee.LEASE_RENEWAL, Guarantee.LEASE_LOSS_SIGNAL, Guarantee.EFFICIENT_WAIT));
+                Guarantee.REENTRANT, Guarantee.LEASE_RENEWAL, Guarantee.LEASE_LOSS_SIGNAL, Guarantee.EFFICIENT_WAIT,
+                Guarantee.REPLICATED_ACQUIRE));
         this.subscriber = new Subscriber(List.of(redis), "lockstep-subscriber-" + clientId().substring(0, 8),
                 options.spinInterval());
     }

@@ -15,6 +15,7 @@ public final class Catalog {
             new PartitionedHolder(),
             new CrowdedWait(),
             new Failover(),
+            new FailoverWithReplicaSync(),
             new RestartAmnesia(RestartAmnesia.Remedy.NONE),
             new RestartAmnesia(RestartAmnesia.Remedy.AOF),
             new RestartAmnesia(RestartAmnesia.Remedy.DELAYED_RESTART));

@@ -28,7 +28,8 @@ import java.util.concurrent.Future;
  * one wake-up try per client, since a release wakes one waiter of each client. With two
  * clients that is 2 + 2 + 2 = 6 requests per acquisition whatever the number of waiters; the
  * limit allows one more. A quorum lock counts per node and may also take back a losing round's
- * grants, at most once per other client and release: one more. A spinning waiter instead tries
+ * grants: once per other client and release, and once per waiter in the opening race where all
+ * sixteen try at once: two more. A spinning waiter instead tries
  * every spin interval for as long as it waits: about (waiters still waiting) x (hold / spin
  * interval) tries per acquisition, which with 16 waiters, {@value #HOLD_MILLIS} ms holds and the
  * default 100 ms spin is well above the limit and grows with the crowd. The wake-up lag of a
@@ -45,8 +46,8 @@ public final class CrowdedWait extends Scenario {
     private static final long HOLD_MILLIS = 150;
     /** Lock and unlock, a try before and after subscribing, a wake-up try per client, and one spare. */
     private static final double REQUEST_LIMIT = 2 + 2 + CLIENTS + 1;
-    /** A quorum lock may also take back a losing round's grants once per other client and release. */
-    private static final double QUORUM_UNDO = CLIENTS - 1;
+    /** A quorum lock may also take back losing grants: once per other client and release, once in the opening race. */
+    private static final double QUORUM_UNDO = CLIENTS - 1 + 1;
     private static final long LAG_LIMIT_MILLIS = 30;
     private static final Duration DEADLINE = Duration.ofSeconds(60);
 

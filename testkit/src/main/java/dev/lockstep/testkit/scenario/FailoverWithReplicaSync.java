@@ -1,0 +1,91 @@
+package dev.lockstep.testkit.scenario;
+
+import dev.lockstep.Guarantee;
+import dev.lockstep.LockOptions;
+import dev.lockstep.testkit.Actor;
+import dev.lockstep.testkit.Await;
+import dev.lockstep.testkit.Checker;
+import dev.lockstep.testkit.Checker.Intrusion;
+import dev.lockstep.testkit.FaultyLink;
+import dev.lockstep.testkit.History;
+import dev.lockstep.testkit.History.Kind;
+import dev.lockstep.testkit.NodeConfig;
+import dev.lockstep.testkit.RedisNode;
+import dev.lockstep.testkit.Scenario;
+import dev.lockstep.testkit.ScenarioContext;
+import dev.lockstep.testkit.Stage;
+import java.time.Duration;
+import java.util.List;
+import redis.clients.jedis.Jedis;
+
+/**
+ * {@code failover} again, with replica sync switched on ({@link LockOptions#withReplicaSync}):
+ * the replica is alive but lags ({@value #LAG_MILLIS} ms each way), A's acquisition waits until
+ * the replica acknowledged it, and only then is the master killed. A stage that honours the
+ * switch keeps the lock through the promotion; one that ignores it loses it as before. What it
+ * does not buy (a stalled replica makes acquisition fail; an acknowledged write can still be
+ * lost) is shown by the stages' own tests, not here.
+ */
+public final class FailoverWithReplicaSync extends Scenario {
+
+    private static final String LOCK = "orders";
+    private static final long LAG_MILLIS = 300;
+    private static final Duration LEASE = Duration.ofSeconds(5);
+    private static final Duration SYNC = Duration.ofSeconds(3);
+    private static final Duration B_WAIT = Duration.ofMillis(500);
+
+    /** The scenario as the catalog lists it. */
+    public FailoverWithReplicaSync() {
+        super("failover+wait", Guarantee.REPLICATED_ACQUIRE,
+                "As failover, but A's lock waits for the lagging replica to acknowledge it (WAIT) "
+                + "before it counts; then the master dies and the replica is promoted.");
+    }
+
+    @Override
+    public boolean appliesTo(Stage stage) {
+        return !stage.multiNode();
+    }
+
+    @Override
+    public Verdict run(ScenarioContext context) throws Exception {
+        History history = context.history();
+        LockOptions options = ScenarioContext.leaseOptions(LEASE).withReplicaSync(1, SYNC);
+        RedisNode master = context.node();
+        RedisNode replica = context.startNode(NodeConfig.defaults());
+        context.watch(replica, "replica: ");
+        FaultyLink replication = replica.replicaOf(master);
+        try (Jedis onMaster = master.admin(); Jedis onReplica = replica.admin()) {
+            onMaster.set("replication-marker", "1");
+            Await.until("the replica catches up", SYNC.multipliedBy(3), () -> {
+                try {
+                    return "1".equals(onReplica.get("replication-marker"));
+                } catch (RuntimeException e) {
+                    return false;
+                }
+            });
+        }
+        replication.delay(Duration.ofMillis(LAG_MILLIS));
+        history.record(History.REDIS, Kind.FAULT, "replication lags " + LAG_MILLIS + " ms each way");
+        Actor a = context.actor("A", options);
+        if (!a.tryLock(LOCK, Duration.ZERO, null)) {
+            throw new IllegalStateException("A could not take a free lock");
+        }
+        a.enter("enter");
+        master.kill();
+        history.record(History.REDIS, Kind.FAULT, "master killed");
+        replica.promote();
+        history.record(History.REDIS, Kind.FAULT, "replica promoted to master");
+        Actor b = context.actor("B", ScenarioContext.addresses(List.of(replica)), options);
+        if (b.tryLock(LOCK, B_WAIT, null)) {
+            b.critical(Duration.ofMillis(100));
+            b.unlock(LOCK);
+        }
+        a.exit("exit");
+        a.unlock(LOCK);
+        List<Intrusion> intrusions = Checker.intrusions(history);
+        if (!intrusions.isEmpty()) {
+            return Verdict.violated(intrusions.get(0) + ": A's lock counted before the replica had it.");
+        }
+        return Verdict.held("the promoted replica had A's lock, acknowledged before A went on, so B stayed out.");
+    }
+}

@@ -1,0 +1,170 @@
+package dev.lockstep.v6;
+
+import dev.lockstep.Locks;
+import dev.lockstep.testkit.RedisNode;
+import dev.lockstep.testkit.RedisTraffic;
+import dev.lockstep.v3.ReentrantHashLocks;
+import dev.lockstep.v4.WatchdogLocks;
+import dev.lockstep.v5.PubSubLocks;
+import java.io.IOException;
+import java.io.InputStream;
+import java.io.UncheckedIOException;
+import java.nio.charset.StandardCharsets;
+import java.time.Duration;
+import java.util.Map;
+import java.util.Set;
+import java.util.concurrent.Callable;
+import java.util.concurrent.ExecutionException;
+import java.util.concurrent.ExecutorService;
+import java.util.concurrent.Executors;
+import java.util.concurrent.Future;
+import java.util.concurrent.TimeUnit;
+import java.util.concurrent.TimeoutException;
+import java.util.concurrent.atomic.AtomicReference;
+import java.util.stream.Collectors;
+import redis.clients.jedis.Jedis;
+
+/**
+ * What the v6 quorum tests share: reading a lock's hash straight from one node, counting the
+ * scripts a node ran, loading every script the quorum lock uses up front, and a dedicated
+ * thread to hold a lock on (a lock is owned by thread id, so lock and unlock must run on the
+ * same thread, and so must {@code isHeldByCurrentThread}).
+ */
+final class QuorumTestSupport {
+
+    /** How long any single step may take before a test fails instead of hanging the build. */
+    static final Duration DEADLINE = Duration.ofSeconds(20);
+
+    private QuorumTestSupport() {
+    }
+
+    /** The lock's Redis key, as every stage writes it. */
+    static String key(String name) {
+        return "{" + name + "}";
+    }
+
+    /** The lock's release channel, on which v5 and v6 publish. */
+    static String channel(String name) {
+        return PubSubLocks.releaseChannel(key(name));
+    }
+
+    /** The lock hash on {@code node}: owner field to hold count (empty when the key is absent). */
+    static Map<String, String> hash(RedisNode node, String name) {
+        try (Jedis admin = node.admin()) {
+            return admin.hgetAll(key(name));
+        }
+    }
+
+    /** The fields of the lock hash on {@code node} that belong to {@code client}. */
+    static Set<String> fieldsOf(RedisNode node, String name, Locks client) {
+        return hash(node, name).keySet().stream()
+                .filter(field -> field.startsWith(client.clientId() + ":"))
+                .collect(Collectors.toSet());
+    }
+
+    /** The key's remaining time to live on {@code node} in ms (-2: no key, -1: no expiry). */
+    static long pttl(RedisNode node, String name) {
+        try (Jedis admin = node.admin()) {
+            return admin.pttl(key(name));
+        }
+    }
+
+    /** Scripts {@code node} has run since it started: EVALSHA and EVAL, from {@code INFO commandstats}. */
+    static long scriptRuns(RedisNode node) {
+        Map<String, Long> calls = RedisTraffic.commandstats(node);
+        return calls.getOrDefault("evalsha", 0L) + calls.getOrDefault("eval", 0L);
+    }
+
+    /**
+     * Loads every script a quorum lock uses into {@code node}, so each later call is exactly one
+     * EVALSHA: no NOSCRIPT round trip inside a timed round, and exact script counts.
+     */
+    static void loadScripts(RedisNode node) {
+        try (Jedis admin = node.admin()) {
+            admin.scriptLoad(resource(QuorumLock.class, "lock.lua"));
+            admin.scriptLoad(resource(PubSubLocks.class, "unlock.lua"));
+            admin.scriptLoad(resource(ReentrantHashLocks.class, "unlock.lua"));
+            admin.scriptLoad(resource(WatchdogLocks.class, "renew.lua"));
+        }
+    }
+
+    private static String resource(Class<?> owner, String name) {
+        try (InputStream in = owner.getResourceAsStream(name)) {
+            if (in == null) {
+                throw new IllegalStateException("no script " + name + " beside " + owner.getName());
+            }
+            return new String(in.readAllBytes(), StandardCharsets.UTF_8);
+        } catch (IOException e) {
+            throw new UncheckedIOException(e);
+        }
+    }
+
+    /** Nanoseconds as whole milliseconds, for messages. */
+    static long millis(long nanos) {
+        return TimeUnit.NANOSECONDS.toMillis(nanos);
+    }
+
+    /** A step run on an {@link Owner}'s thread. */
+    @FunctionalInterface
+    interface Step {
+
+        void run() throws Exception;
+    }
+
+    /** One dedicated thread that runs lock calls; every blocking step is bounded by {@link #DEADLINE}. */
+    static final class Owner implements AutoCloseable {
+
+        private final ExecutorService executor;
+        private final Thread thread;
+
+        Owner(String role) throws Exception {
+            AtomicReference<Thread> made = new AtomicReference<>();
+            executor = Executors.newSingleThreadExecutor(task -> {
+                Thread t = new Thread(task, "v6-test-" + role);
+                t.setDaemon(true);
+                made.set(t);
+                return t;
+            });
+            call(() -> null); // starts the thread, so its id is known before the first lock call
+            thread = made.get();
+        }
+
+        /** The id this thread writes into the owner field. */
+        long threadId() {
+            return thread.getId();
+        }
+
+        <T> Future<T> submit(Callable<T> task) {
+            return executor.submit(task);
+        }
+
+        <T> T call(Callable<T> task) throws Exception {
+            return get(submit(task), DEADLINE);
+        }
+
+        void run(Step step) throws Exception {
+            call(() -> {
+                step.run();
+                return null;
+            });
+        }
+
+        /** The result of {@code future} within {@code within}, with the task's own exception rethrown. */
+        static <T> T get(Future<T> future, Duration within) throws Exception {
+            try {
+                return future.get(within.toMillis(), TimeUnit.MILLISECONDS);
+            } catch (ExecutionException e) {
+                throw e.getCause() instanceof Exception cause ? cause : e;
+            } catch (TimeoutException e) {
+                future.cancel(true);
+                throw new AssertionError("a lock call took longer than " + within, e);
+            }
+        }
+
+        @Override
+        public void close() throws InterruptedException {
+            executor.shutdownNow();
+            executor.awaitTermination(5, TimeUnit.SECONDS);
+        }
+    }
+}
