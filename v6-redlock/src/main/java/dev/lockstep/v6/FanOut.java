@@ -15,21 +15,28 @@ import redis.clients.jedis.UnifiedJedis;
 /**
  * Sends one request to every node at once and collects what came back within one node timeout.
  * A stalled node costs that timeout, never a lease: its answer, if it ever comes, is ignored.
+ *
+ * <p>Each node has its own single thread, so the requests to one node leave in the order they
+ * were made: an undo queued behind a lock request stuck on a paused node runs after it, and
+ * cannot be overtaken by it when the node wakes up.
  */
 final class FanOut implements AutoCloseable {
 
     private final List<UnifiedJedis> nodes;
     private final Duration nodeTimeout;
-    private final ExecutorService calls;
+    private final List<ExecutorService> lanes = new ArrayList<>();
 
     FanOut(List<UnifiedJedis> nodes, Duration nodeTimeout, String threadName) {
         this.nodes = nodes;
         this.nodeTimeout = nodeTimeout;
-        this.calls = Executors.newCachedThreadPool(runnable -> {
-            Thread thread = new Thread(runnable, threadName);
-            thread.setDaemon(true);
-            return thread;
-        });
+        for (int i = 0; i < nodes.size(); i++) {
+            String name = threadName + "-n" + (i + 1);
+            lanes.add(Executors.newSingleThreadExecutor(runnable -> {
+                Thread thread = new Thread(runnable, name);
+                thread.setDaemon(true);
+                return thread;
+            }));
+        }
     }
 
     /**
@@ -57,10 +64,7 @@ final class FanOut implements AutoCloseable {
      * nobody counted); it stays set for the caller's next wait.
      */
     List<Reply> ask(Function<UnifiedJedis, Object> request) {
-        List<Future<Object>> pending = new ArrayList<>();
-        for (UnifiedJedis node : nodes) {
-            pending.add(calls.submit(() -> request.apply(node)));
-        }
+        List<Future<Object>> pending = send(request);
         long deadline = System.nanoTime() + nodeTimeout.toNanos();
         boolean interrupted = false;
         List<Reply> replies = new ArrayList<>();
@@ -80,20 +84,39 @@ final class FanOut implements AutoCloseable {
         return replies;
     }
 
+    /** Queues {@code request} on the nodes {@code which} selects, without waiting for the answers. */
+    void tell(List<Boolean> which, Function<UnifiedJedis, Object> request) {
+        for (int i = 0; i < nodes.size(); i++) {
+            if (which.get(i)) {
+                UnifiedJedis node = nodes.get(i);
+                lanes.get(i).submit(() -> request.apply(node));
+            }
+        }
+    }
+
+    private List<Future<Object>> send(Function<UnifiedJedis, Object> request) {
+        List<Future<Object>> pending = new ArrayList<>();
+        for (int i = 0; i < nodes.size(); i++) {
+            UnifiedJedis node = nodes.get(i);
+            pending.add(lanes.get(i).submit(() -> request.apply(node)));
+        }
+        return pending;
+    }
+
     private static Reply await(Future<Object> call, long deadline) throws InterruptedException {
         try {
             return new Reply(call.get(Math.max(0, deadline - System.nanoTime()), TimeUnit.NANOSECONDS), null);
         } catch (ExecutionException e) {
             return new Reply(null, e.getCause());
         } catch (TimeoutException e) {
-            call.cancel(true);
+            // Not cancelled: the request stays in its node's queue, so what follows it stays behind it.
             return new Reply(null, e);
         }
     }
 
-    /** Stops the request threads; calls stuck on a dead node end with their socket timeout. */
+    /** Stops the node threads; requests stuck on a dead node end with their socket timeout. */
     @Override
     public void close() {
-        calls.shutdownNow();
+        lanes.forEach(ExecutorService::shutdownNow);
     }
 }

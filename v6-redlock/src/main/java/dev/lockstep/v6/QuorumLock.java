@@ -9,11 +9,8 @@ import dev.lockstep.v4.WatchdogLocks;
 import dev.lockstep.v5.PubSubLocks;
 import dev.lockstep.v6.FanOut.Reply;
 import java.time.Duration;
-import java.util.Collections;
-import java.util.IdentityHashMap;
 import java.util.List;
 import java.util.Map;
-import java.util.Set;
 import java.util.concurrent.ThreadLocalRandom;
 import java.util.function.Predicate;
 import java.util.stream.Collectors;
@@ -35,8 +32,8 @@ final class QuorumLock extends AbstractDistLock {
     private static final LuaScript LOCK = LuaScript.load(QuorumLock.class, "lock.lua");
     private static final LuaScript UNLOCK = LuaScript.load(PubSubLocks.class, "unlock.lua");
     private static final LuaScript UNDO = LuaScript.load(ReentrantHashLocks.class, "unlock.lua");
+    private static final LuaScript FORGET = LuaScript.load(QuorumLock.class, "forget.lua");
     private static final LuaScript RENEW = LuaScript.load(WatchdogLocks.class, "renew.lua");
-    private static final Object SKIPPED = new Object();
 
     private final QuorumLocks client;
     private final FanOut fanOut;
@@ -86,8 +83,8 @@ final class QuorumLock extends AbstractDistLock {
                 .collect(Collectors.groupingBy(refusal -> refusal.get(1),
                         Collectors.mapping(refusal -> (Long) refusal.get(0), Collectors.toList())));
         for (List<Long> leases : refusalsByHolder.values()) {
-            if (leases.size() >= client.quorum()) {
-                // A real holder: sleep until its release is announced, or its lease ends.
+            if (leases.size() > fanOut.size() - client.quorum()) {
+                // One holder has more nodes than we can do without: sleep until its release is announced, or its lease ends.
                 return leases.stream().mapToLong(Long::longValue).min().orElse(0);
             }
         }
@@ -98,20 +95,14 @@ final class QuorumLock extends AbstractDistLock {
     /**
      * Takes back what a failed round may have granted: on nodes that granted, and on silent ones
      * unless this was a re-entry. Quietly: announcing these non-releases would wake rivals into
-     * another split round, and those into another, while the winner holds the lock.
+     * another split round, and those into another, while the winner holds the lock. Without
+     * waiting either: a silent node gets its undo queued behind the request it has not answered.
      */
     private void undo(List<Reply> replies, String owner, boolean reentry) {
-        Set<UnifiedJedis> undo = Collections.newSetFromMap(new IdentityHashMap<>());
-        List<UnifiedJedis> nodes = client.masters();
-        for (int i = 0; i < replies.size(); i++) {
-            Reply reply = replies.get(i);
-            if (reply.answered() ? reply.value() == null : !reentry) {
-                undo.add(nodes.get(i));
-            }
-        }
-        if (!undo.isEmpty()) {
-            fanOut.ask(node -> undo.contains(node) ? UNDO.run(node, List.of(key()), List.of(owner)) : SKIPPED);
-        }
+        List<Boolean> which = replies.stream()
+                .map(reply -> reply.answered() ? reply.value() == null : !reentry)
+                .toList();
+        fanOut.tell(which, node -> UNDO.run(node, List.of(key()), List.of(owner)));
     }
 
     private Object unlockOn(UnifiedJedis node, String owner) {
@@ -153,17 +144,26 @@ final class QuorumLock extends AbstractDistLock {
         try {
             replies = fanOut.ask(node -> unlockOn(node, owner));
         } finally {
-            holds.released(count(replies, r -> Long.valueOf(0).equals(r.value())) == 0);
+            holds.released(!stillHeld(replies));
         }
-        boolean stillHeld = count(replies, r -> Long.valueOf(0).equals(r.value())) > 0;
-        boolean released = count(replies, r -> Long.valueOf(1).equals(r.value())) > 0;
         if (count(replies, Reply::answered) < client.quorum()) {
             throw new JedisConnectionException("unlock reached only " + count(replies, Reply::answered) + " of "
                     + fanOut.size() + " nodes; the others let the lock expire with its lease");
         }
-        if (!stillHeld && !released) {
+        if (!stillHeld(replies)) {
+            // The last hold: a node that still counts one (a stray late grant) must not keep it.
+            fanOut.tell(replies.stream().map(r -> Long.valueOf(0).equals(r.value())).toList(),
+                    node -> FORGET.run(node, List.of(key(), PubSubLocks.releaseChannel(key())),
+                            List.of(owner, PubSubLocks.RELEASED)));
+        }
+        if (count(replies, r -> r.value() instanceof Long) == 0) {
             throw new IllegalMonitorStateException("lock '" + name() + "' is not held by this thread");
         }
+    }
+
+    /** Whether a quorum of nodes still counts holds of this owner after an unlock: an inner unlock of a re-entered lock. */
+    private boolean stillHeld(List<Reply> replies) {
+        return count(replies, r -> Long.valueOf(0).equals(r.value())) >= client.quorum();
     }
 
     /** Local and instant: held from acquisition until the last unlock or the moment no quorum renewed. */

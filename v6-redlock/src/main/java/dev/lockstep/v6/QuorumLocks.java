@@ -43,11 +43,6 @@ abstract class QuorumLocks extends AbstractLocks {
         return quorum;
     }
 
-    /** The nodes, in the order the fan-out answers. */
-    final List<UnifiedJedis> masters() {
-        return nodes();
-    }
-
     final FanOut fanOut() {
         return fanOut;
     }

@@ -1,0 +1,95 @@
+package dev.lockstep.v6;
+
+import static dev.lockstep.v6.QuorumTestSupport.hash;
+import static dev.lockstep.v6.QuorumTestSupport.key;
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertFalse;
+import static org.junit.jupiter.api.Assertions.assertThrows;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
+import dev.lockstep.DistLock;
+import dev.lockstep.LeaseLoss;
+import dev.lockstep.LockOptions;
+import dev.lockstep.testkit.RedisFixture;
+import dev.lockstep.testkit.RedisNode;
+import java.time.Duration;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Map;
+import java.util.concurrent.CopyOnWriteArrayList;
+import org.junit.jupiter.api.Test;
+import redis.clients.jedis.Jedis;
+import redis.clients.jedis.RedisClient;
+import redis.clients.jedis.UnifiedJedis;
+
+/**
+ * A stray hold must not outlive the unlock. A master that stalls mid-round may apply a grant
+ * after the round was given up; the fan-out now queues the undo behind it on the same lane, but a
+ * minority can still end up counting one more hold of this thread than the others (a lost undo,
+ * a restart from an older AOF).
+ *
+ * <p>If the same thread then takes the lock, its count is 1 on the majority and 2 on that
+ * minority. One unlock releases the majority; the minority answers "still held". The holder
+ * must count that as released (a minority's count is not a hold): otherwise it still reports
+ * the lock held after its only unlock, keeps renewing, and then signals a lease loss for a lock
+ * it released.
+ *
+ * <p>The test plants exactly the state a late grant leaves (the thread's field, count 1, a
+ * lease) on 2 of 5 masters, so it is deterministic.
+ */
+class LateGrantTest {
+
+    @Test
+    void aLateGrantOnAMinorityDoesNotKeepTheLockHeldAfterUnlock() throws Exception {
+        String name = "late-grant";
+        Duration lease = Duration.ofMillis(600);
+        try (RedisFixture fixture = RedisFixture.processes()) {
+            List<RedisNode> nodes = new ArrayList<>();
+            List<UnifiedJedis> clients = new ArrayList<>();
+            for (int i = 0; i < 5; i++) {
+                RedisNode node = fixture.start();
+                QuorumTestSupport.loadScripts(node);
+                nodes.add(node);
+            }
+            try {
+                for (RedisNode node : nodes) {
+                    RedisClient client = node.newClient();
+                    clients.add(client);
+                }
+                try (RedLocks locks = new RedLocks(clients, LockOptions.defaults().withWatchdogTimeout(lease))) {
+                    DistLock lock = locks.get(name);
+                    List<LeaseLoss> losses = new CopyOnWriteArrayList<>();
+                    lock.onLeaseLost(losses::add);
+                    String owner = locks.clientId() + ":" + Thread.currentThread().getId();
+                    // What a stalled master's late lock script leaves: this thread's field, one hold, a lease.
+                    for (RedisNode node : nodes.subList(3, 5)) {
+                        try (Jedis admin = node.admin()) {
+                            admin.hset(key(name), owner, "1");
+                            admin.pexpire(key(name), Duration.ofSeconds(30).toMillis());
+                        }
+                    }
+
+                    lock.lock();
+                    for (RedisNode node : nodes.subList(0, 3)) {
+                        assertEquals(Map.of(owner, "1"), hash(node, name), node + ": one hold on the majority");
+                    }
+                    for (RedisNode node : nodes.subList(3, 5)) {
+                        assertEquals(Map.of(owner, "2"), hash(node, name), node + ": the late grant plus this hold");
+                    }
+
+                    lock.unlock();
+                    assertFalse(lock.isHeldByCurrentThread(), "after its only unlock, released on 3 of 5 masters, "
+                            + "the thread still reports the lock held, because 2 of 5 answered 'still held'");
+                    IllegalMonitorStateException second = assertThrows(IllegalMonitorStateException.class, lock::unlock,
+                            "a second unlock of a released lock must fail");
+                    assertTrue(second.getMessage().contains("not held"), second.getMessage());
+                    assertTrue(losses.isEmpty(), "a lease loss was signalled for a released lock: " + losses);
+                }
+            } finally {
+                for (UnifiedJedis client : clients) {
+                    client.close();
+                }
+            }
+        }
+    }
+}
