@@ -62,9 +62,11 @@ public final class Subscriber implements AutoCloseable {
     public boolean await(String channel, long waitNanos, Duration confirmWithin, Attempt attempt)
             throws InterruptedException {
         long deadline = System.nanoTime() + waitNanos;
-        Channel releases = join(channel, confirmWithin);
+        Channel releases = join(channel);
         boolean myTurn = false;
         try {
+            // A missing confirmation costs sleeps bounded by the holder's lease, never a hang.
+            releases.subscribed.await(confirmWithin.toNanos(), TimeUnit.NANOSECONDS);
             // One waiter of this client at a time asks Redis; the others queue here, in order.
             myTurn = waitNanos < 0 ? acquireTurn(releases) : releases.turn.tryAcquire(waitNanos, TimeUnit.NANOSECONDS);
             if (!myTurn) {
@@ -135,19 +137,15 @@ public final class Subscriber implements AutoCloseable {
         }
     }
 
-    /** Joins {@code name}'s waiters, subscribing if this is the first; returns once every node confirmed, or after {@code confirmWithin}. */
-    private Channel join(String name, Duration confirmWithin) throws InterruptedException {
-        Channel channel;
-        synchronized (this) {
-            if (closed) {
-                throw new IllegalStateException("the subscriber is closed");
-            }
-            channel = wanted.computeIfAbsent(name, n -> new Channel(n, connections.size()));
-            if (channel.users++ == 0) {
-                connections.forEach(NodeConnection::reconcile);
-            }
+    /** Joins {@code name}'s waiters, subscribing if this is the first. */
+    private synchronized Channel join(String name) {
+        if (closed) {
+            throw new IllegalStateException("the subscriber is closed");
         }
-        channel.subscribed.await(confirmWithin.toNanos(), TimeUnit.NANOSECONDS);
+        Channel channel = wanted.computeIfAbsent(name, n -> new Channel(n, connections.size()));
+        if (channel.users++ == 0) {
+            connections.forEach(NodeConnection::reconcile);
+        }
         return channel;
     }
 
