@@ -23,6 +23,9 @@ final class ResultFolder {
     void write(Scoreboard scoreboard, List<Outcome> outcomes) {
         scoreboard.write(dir.resolve("scoreboard.md"));
         for (Outcome outcome : outcomes) {
+            if (outcome.cell() == Outcome.Cell.NOT_APPLICABLE) {
+                continue;
+            }
             Path page = dir.resolve(outcome.stage().name()).resolve(outcome.scenario().id() + ".md");
             try {
                 Files.createDirectories(page.getParent());

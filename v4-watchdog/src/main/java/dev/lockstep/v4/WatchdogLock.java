@@ -10,6 +10,7 @@ import java.time.Duration;
 import java.util.List;
 import redis.clients.jedis.AbstractPipeline;
 import redis.clients.jedis.Response;
+import redis.clients.jedis.exceptions.JedisConnectionException;
 
 /**
  * The stage-4 lock: stage 3's scripts, unchanged, and the client's {@link Watchdog} watching each holding thread.
@@ -72,6 +73,10 @@ public class WatchdogLock extends AbstractDistLock {
             pttl = LOCK.queue(pipeline, List.of(key()), args);
             acknowledged = pipeline.waitReplicas(key(), replicas, timeout);
             pipeline.sync();
+        } catch (JedisConnectionException e) {
+            // The script may have run before the connection gave up on WAIT: give back what it may have granted.
+            unlockScript(owner);
+            throw e;
         }
         if (pttl.get() == null && acknowledged.get() < replicas) {
             unlockScript(owner);

@@ -35,8 +35,8 @@ public final class Failover extends Scenario {
     /** The scenario as the catalog lists it. */
     public Failover() {
         super("failover", Guarantee.FAILOVER_SAFE,
-                "A locks on the master; the master dies before its replica got the key; the replica is promoted "
-                + "and B locks on it while A still works.");
+                "A holds the lock when a master dies: on one master, its lagging replica is promoted without A's key; "
+                + "on several masters, one of A's comes back empty. B asks for the lock while A still works.");
     }
 
     @Override
@@ -83,6 +83,7 @@ public final class Failover extends Scenario {
         RedisNode victim = context.node();
         victim.kill();
         victim.start();
+        context.watch(victim, "n1: ");
         history.record(History.REDIS, Kind.FAULT, "n1 killed, back empty");
         Actor b = context.actor("B", options);
         if (b.tryLock(LOCK, B_WAIT, null)) {

@@ -80,11 +80,23 @@ public final class RestartAmnesia extends Scenario {
         a.enter("enter");
         RedisNode restarted = nodes.get(2);
         restarted.kill();
+        long killedAt = System.nanoTime();
         history.record(History.REDIS, Kind.FAULT, "n3 killed");
+        boolean stopped = false;
         if (remedy == Remedy.DELAYED_RESTART) {
-            a.awaitLeaseLoss(LEASE.multipliedBy(3));
+            // Renewed by two masters only, A's lease runs out: A is told and stops.
+            stopped = a.awaitLeaseLoss(LEASE.multipliedBy(3));
+            if (stopped) {
+                a.exit("exit: stops work");
+            }
+            // The remedy itself: n3 rejoins only once any lease it ever granted has run out.
+            long downFor = LEASE.plusMillis(200).toNanos() - (System.nanoTime() - killedAt);
+            if (downFor > 0) {
+                Thread.sleep(downFor / 1_000_000);
+            }
         }
         restarted.start();
+        context.watch(restarted, "n3: ");
         history.record(History.REDIS, Kind.FAULT, "n3 " + (remedy == Remedy.AOF ? "back from its AOF" : "back, empty"));
         links.get(3).heal();
         links.get(4).heal();
@@ -94,7 +106,9 @@ public final class RestartAmnesia extends Scenario {
             b.critical(WORK);
             b.unlock(LOCK);
         }
-        a.exit("exit");
+        if (!stopped) {
+            a.exit("exit");
+        }
         a.unlock(LOCK);
         List<Intrusion> intrusions = Checker.intrusions(history);
         if (!intrusions.isEmpty()) {
