@@ -86,6 +86,22 @@ public interface RedisNode extends AutoCloseable {
      */
     FaultyLink replicaOf(RedisNode master);
 
+    /** Waits until {@code replica} has everything this master has: a marker written here arrives there. */
+    default void awaitReplicated(RedisNode replica, Duration within) {
+        try (Jedis onMaster = admin(); Jedis onReplica = replica.admin()) {
+            String marker = "replication-marker-" + System.nanoTime();
+            onMaster.set(marker, "1");
+            Await.until(replica.label() + " catches up with " + label(), within, () -> {
+                try {
+                    return "1".equals(onReplica.get(marker));
+                } catch (JedisException e) {
+                    return false;
+                }
+            });
+            onMaster.del(marker);
+        }
+    }
+
     /** {@code REPLICAOF NO ONE}: a replica becomes a master, with whatever it has. */
     default void promote() {
         try (Jedis admin = admin()) {

@@ -3,7 +3,6 @@ package dev.lockstep.testkit.scenario;
 import dev.lockstep.Guarantee;
 import dev.lockstep.LockOptions;
 import dev.lockstep.testkit.Actor;
-import dev.lockstep.testkit.Await;
 import dev.lockstep.testkit.Checker;
 import dev.lockstep.testkit.Checker.Intrusion;
 import dev.lockstep.testkit.FaultyLink;
@@ -15,7 +14,6 @@ import dev.lockstep.testkit.Scenario;
 import dev.lockstep.testkit.ScenarioContext;
 import java.time.Duration;
 import java.util.List;
-import redis.clients.jedis.Jedis;
 
 /**
  * The master dies with the lock on it. On one master with a replica: replication lags (the link
@@ -51,7 +49,7 @@ public final class Failover extends Scenario {
         RedisNode replica = context.startNode(NodeConfig.defaults());
         context.watch(replica, "replica: ");
         FaultyLink replication = replica.replicaOf(master);
-        awaitReplicated(master, replica);
+        master.awaitReplicated(replica, SYNC);
         Actor a = context.actor("A", options);
         replication.blackhole();
         history.record(History.REDIS, Kind.FAULT, "replication to the replica goes dark");
@@ -101,19 +99,5 @@ public final class Failover extends Scenario {
             return Verdict.violated(intrusions.get(0) + ": " + cause + ".");
         }
         return Verdict.held("B could not take the lock while A held it, though " + cause + ".");
-    }
-
-    /** Waits until the replica has everything the master had: a marker written on the master arrives. */
-    private static void awaitReplicated(RedisNode master, RedisNode replica) {
-        try (Jedis onMaster = master.admin(); Jedis onReplica = replica.admin()) {
-            onMaster.set("replication-marker", "1");
-            Await.until("the replica catches up", SYNC, () -> {
-                try {
-                    return "1".equals(onReplica.get("replication-marker"));
-                } catch (RuntimeException e) {
-                    return false;
-                }
-            });
-        }
     }
 }

@@ -3,7 +3,6 @@ package dev.lockstep.testkit.scenario;
 import dev.lockstep.Guarantee;
 import dev.lockstep.LockOptions;
 import dev.lockstep.testkit.Actor;
-import dev.lockstep.testkit.Await;
 import dev.lockstep.testkit.Checker;
 import dev.lockstep.testkit.Checker.Intrusion;
 import dev.lockstep.testkit.FaultyLink;
@@ -16,7 +15,6 @@ import dev.lockstep.testkit.ScenarioContext;
 import dev.lockstep.testkit.Stage;
 import java.time.Duration;
 import java.util.List;
-import redis.clients.jedis.Jedis;
 
 /**
  * {@code failover} again, with replica sync switched on ({@link LockOptions#withReplicaSync}):
@@ -56,16 +54,7 @@ public final class FailoverWithReplicaSync extends Scenario {
         RedisNode replica = context.startNode(NodeConfig.defaults());
         context.watch(replica, "replica: ");
         FaultyLink replication = replica.replicaOf(master);
-        try (Jedis onMaster = master.admin(); Jedis onReplica = replica.admin()) {
-            onMaster.set("replication-marker", "1");
-            Await.until("the replica catches up", CATCH_UP, () -> {
-                try {
-                    return "1".equals(onReplica.get("replication-marker"));
-                } catch (RuntimeException e) {
-                    return false;
-                }
-            });
-        }
+        master.awaitReplicated(replica, CATCH_UP);
         replication.delay(Duration.ofMillis(LAG_MILLIS));
         history.record(History.REDIS, Kind.FAULT, "replication lags " + LAG_MILLIS + " ms each way");
         Actor a = context.actor("A", options);

@@ -1,7 +1,6 @@
 package dev.lockstep.testkit.scenario;
 
 import dev.lockstep.Guarantee;
-import dev.lockstep.LockOptions;
 import dev.lockstep.testkit.Actor;
 import dev.lockstep.testkit.Checker;
 import dev.lockstep.testkit.Checker.Intrusion;
