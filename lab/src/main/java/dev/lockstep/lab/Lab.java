@@ -33,8 +33,15 @@ public final class Lab implements Callable<Integer> {
     private boolean strict;
 
     @Option(names = "--out", paramLabel = "DIR", scope = ScopeType.INHERIT,
-            description = "Also write DIR/scoreboard.md and DIR/<stage>/<scenario>.md for every outcome.")
+            description = "Also write DIR/scoreboard.md, DIR/index.md, and for every outcome a timeline picture "
+                    + "DIR/<stage>/<scenario>.svg and a page DIR/<stage>/<scenario>.md.")
     private Path out;
+
+    @Option(names = "--color", paramLabel = "WHEN", scope = ScopeType.INHERIT,
+            defaultValue = "auto", converter = ColourMode.class,
+            description = "Colour the timelines and verdicts: auto (on a terminal, unless NO_COLOR is set), "
+                    + "always, never. Default: ${DEFAULT-VALUE}.")
+    private Colour.Mode colour;
 
     @Spec
     private CommandSpec spec;
@@ -52,6 +59,19 @@ public final class Lab implements Callable<Integer> {
 
     /** A session that prints to this command line's output and honours {@code --strict} and {@code --out}. */
     Session session() {
-        return new Session(spec.commandLine().getOut(), strict, out);
+        return new Session(spec.commandLine().getOut(), strict, out, Colour.enabled(colour));
+    }
+
+    /** Reads {@code auto}, {@code always} or {@code never}, in any case. */
+    static final class ColourMode implements CommandLine.ITypeConverter<Colour.Mode> {
+
+        @Override
+        public Colour.Mode convert(String value) {
+            try {
+                return Colour.Mode.valueOf(value.toUpperCase(java.util.Locale.ROOT));
+            } catch (IllegalArgumentException e) {
+                throw new CommandLine.TypeConversionException("expected auto, always or never, not '" + value + "'");
+            }
+        }
     }
 }

@@ -8,33 +8,43 @@ import dev.lockstep.testkit.Scoreboard;
 import dev.lockstep.testkit.Stage;
 import java.io.PrintWriter;
 import java.nio.file.Path;
+import java.time.LocalDate;
+import java.time.ZoneOffset;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Locale;
 
 /**
  * One lab run: plays scenarios on stages with fresh Redis nodes, printing a progress line before
- * each and its report after it, then the scoreboard, and decides the exit status.
+ * each and its report after it, then the scoreboard, and decides the exit status. In colour, the
+ * cells, the timelines' violations and the verdicts are painted; plain text is the default.
  */
 final class Session {
 
     private final PrintWriter out;
     private final boolean strict;
     private final Path folder;
+    private final boolean colour;
 
-    /** Prints to {@code out}; {@code strict} fails on reproductions; {@code folder} (or null) gets Markdown. */
-    Session(PrintWriter out, boolean strict, Path folder) {
+    /**
+     * Prints to {@code out}, coloured when {@code colour}; {@code strict} fails on reproductions;
+     * {@code folder} (or null) gets the scoreboard, and a picture and a page per outcome.
+     */
+    Session(PrintWriter out, boolean strict, Path folder, boolean colour) {
         this.out = out;
         this.strict = strict;
         this.folder = folder;
+        this.colour = colour;
     }
 
     /** Plays every scenario on every stage, stage by stage; the exit status (0 when nothing failed). */
     int play(List<Stage> stages, List<Scenario> scenarios) {
         long start = System.nanoTime();
         List<Outcome> outcomes = new ArrayList<>();
+        String redis;
         try (RedisFixture fixture = RedisFixture.fromSystemProperty()) {
-            say("Redis: " + fixture.description());
+            redis = fixture.description();
+            say("Redis: " + redis);
             int total = stages.size() * scenarios.size();
             for (Stage stage : stages) {
                 for (Scenario scenario : scenarios) {
@@ -46,8 +56,13 @@ final class Session {
         outcomes.forEach(scoreboard::add);
         say(scoreboard.markdown());
         if (folder != null) {
-            new ResultFolder(folder).write(scoreboard, outcomes);
-            say("Wrote " + folder.resolve("scoreboard.md") + " and one page per outcome.");
+            // The binary's temporary path says nothing in a committed file; its version and origin do.
+            String where = redis.replaceAll(":\\s*/[^)]*", "");
+            double elapsed = (System.nanoTime() - start) / 1e9;
+            new ResultFolder(folder).write(scoreboard, outcomes,
+                    new ResultFolder.Run(where, elapsed, LocalDate.now(ZoneOffset.UTC).toString()));
+            say("Wrote " + folder.resolve("scoreboard.md") + ", " + folder.resolve("index.md")
+                    + " and a timeline picture (.svg) and page (.md) per outcome.");
         }
         say(summary(outcomes, System.nanoTime() - start));
         return failed(scoreboard, outcomes) ? 1 : 0;
@@ -59,8 +74,8 @@ final class Session {
         say(label + " ...");
         long start = System.nanoTime();
         Outcome outcome = Outcome.run(stage, scenario, fixture);
-        say(label + ": " + outcome.cell() + " (" + seconds(System.nanoTime() - start) + ")");
-        say(outcome.report());
+        say(label + ": " + Report.cell(outcome.cell(), colour) + " (" + seconds(System.nanoTime() - start) + ")");
+        say(Report.of(outcome, colour));
         return outcome;
     }
 

@@ -1,11 +1,16 @@
 package dev.lockstep.lab;
 
 import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertFalse;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import java.io.PrintWriter;
 import java.io.StringWriter;
+import java.nio.file.Files;
+import java.nio.file.Path;
 import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.io.TempDir;
+import org.w3c.dom.Document;
 import picocli.CommandLine;
 
 class LabTest {
@@ -20,6 +25,32 @@ class LabTest {
         assertEquals(0, status, err::toString);
         assertTrue(out.toString().contains("reproduced"), out::toString);
         assertTrue(out.toString().contains("| v1-setnx | reproduced |"), out::toString);
+    }
+
+    @Test
+    void outWritesThePictureThePageAndTheScoreboardAndPipedOutputIsPlain(@TempDir Path dir) throws Exception {
+        int status = lab("--out", dir.toString(), "run", "v1-setnx", "foreign-unlock");
+
+        assertEquals(0, status, err::toString);
+        assertFalse(out.toString().contains("\u001b["), "no colour when the output is not a terminal");
+        assertTrue(out.toString().contains("<-- B and C both inside"), out::toString);
+        assertTrue(out.toString().matches("(?s).*T1 .*T2 .*T3 .*T4 .*T5 .*T6 .*"), out::toString);
+        assertEquals("| stage | foreign-unlock |\n|---|---|\n| v1-setnx | reproduced |\n",
+                Files.readString(dir.resolve("scoreboard.md")));
+        assertTrue(Files.readString(dir.resolve("index.md")).contains("[reproduced](v1-setnx/foreign-unlock.md)"));
+        String page = Files.readString(dir.resolve("v1-setnx/foreign-unlock.md"));
+        assertTrue(page.contains("![Timeline of v1-setnx / foreign-unlock](foreign-unlock.svg)"), page);
+        assertTrue(page.contains("**VIOLATION:** C took the lock"), page);
+        Document svg = SvgTimelineTest.parse(Files.readString(dir.resolve("v1-setnx/foreign-unlock.svg")));
+        assertTrue(svg.getDocumentElement().getTextContent().contains("A's unlock deleted a lock that was B's"));
+    }
+
+    @Test
+    void colourAlwaysPaintsTheTimeline() {
+        int status = lab("--color=always", "run", "v1-setnx", "foreign-unlock");
+
+        assertEquals(0, status, err::toString);
+        assertTrue(out.toString().contains("\u001b[1;97;41m<-- "), out::toString);
     }
 
     @Test

@@ -8,8 +8,8 @@ import redis.clients.jedis.JedisPubSub;
 import redis.clients.jedis.exceptions.JedisException;
 
 /**
- * Puts what Redis itself does into the history: key expiry and deletion, from keyspace
- * notifications. This is how a timeline shows that a lease ran out, or whose unlock deleted a key.
+ * Puts what Redis itself does to lock keys (the hash-tagged ones) into the history: expiry and
+ * deletion, from keyspace notifications. This is how a timeline shows that a lease ran out, or whose unlock deleted a key.
  */
 final class RedisWatch implements AutoCloseable {
 
@@ -75,6 +75,9 @@ final class RedisWatch implements AutoCloseable {
 
         @Override
         public void onMessage(String channel, String key) {
+            if (!key.startsWith("{")) {
+                return;
+            }
             if (EXPIRED.equals(channel)) {
                 history.record(History.REDIS, Kind.EXPIRED, label + key + " expired");
             } else {

@@ -146,9 +146,11 @@ public final class Watchdog implements AutoCloseable {
                     long every = Math.max(1, lease.millis() / 3);
                     renewal = renewer.scheduleWithFixedDelay(() -> renew(renew), every, every, TimeUnit.MILLISECONDS);
                 }
-                if (check == null) {
-                    checkAt(deadline);
+                // A re-entry may have shortened the lease: the clock must look again by the new deadline.
+                if (check != null) {
+                    check.cancel(false);
                 }
+                checkAt(deadline);
             }
 
             void stop() {

@@ -52,7 +52,8 @@ public class WatchdogLock extends AbstractDistLock {
         long sent = System.nanoTime();
         String owner = threadOwner();
         List<String> args = List.of(Long.toString(lease.millis()), owner);
-        Object pttl = options().syncReplicas() > 0 ? lockOnReplicas(args, owner) : LOCK.run(redis(), List.of(key()), args);
+        Object pttl = options().syncReplicas() > 0
+                ? lockOnReplicas(args, owner, holds.isHeld()) : LOCK.run(redis(), List.of(key()), args);
         if (pttl != null) {
             return (Long) pttl;
         }
@@ -64,7 +65,7 @@ public class WatchdogLock extends AbstractDistLock {
      * The lock script followed by {@code WAIT} on the same connection: the acquisition counts only
      * once enough replicas have it. Otherwise it is undone and reported.
      */
-    private Object lockOnReplicas(List<String> args, String owner) {
+    private Object lockOnReplicas(List<String> args, String owner, boolean reentry) {
         int replicas = options().syncReplicas();
         long timeout = options().syncTimeout().toMillis();
         Response<Object> pttl;
@@ -74,8 +75,15 @@ public class WatchdogLock extends AbstractDistLock {
             acknowledged = pipeline.waitReplicas(key(), replicas, timeout);
             pipeline.sync();
         } catch (JedisConnectionException e) {
-            // The script may have run before the connection gave up on WAIT: give back what it may have granted.
-            unlockScript(owner);
+            // The script may have run before the connection gave up on WAIT: give back what a first hold may
+            // have granted (a re-entry keeps its outer hold; an extra count goes with that hold's lease).
+            if (!reentry) {
+                try {
+                    unlockScript(owner);
+                } catch (RuntimeException undoFailed) {
+                    e.addSuppressed(undoFailed);
+                }
+            }
             throw e;
         }
         if (pttl.get() == null && acknowledged.get() < replicas) {

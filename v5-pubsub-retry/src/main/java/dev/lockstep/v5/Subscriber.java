@@ -68,7 +68,8 @@ public final class Subscriber implements AutoCloseable {
             // A missing confirmation costs sleeps bounded by the holder's lease, never a hang.
             releases.subscribed.await(confirmWithin.toNanos(), TimeUnit.NANOSECONDS);
             // One waiter of this client at a time asks Redis; the others queue here, in order.
-            myTurn = waitNanos < 0 ? acquireTurn(releases) : releases.turn.tryAcquire(waitNanos, TimeUnit.NANOSECONDS);
+            myTurn = waitNanos < 0 ? acquireTurn(releases)
+                    : releases.turn.tryAcquire(deadline - System.nanoTime(), TimeUnit.NANOSECONDS);
             if (!myTurn) {
                 return false;
             }
@@ -271,6 +272,19 @@ public final class Subscriber implements AutoCloseable {
                 }
                 // Joins and leaves that came while the connection was still opening are sent now.
                 connection.reconcile();
+            }
+        }
+
+        /**
+         * Runs on the read loop, which ends (and hands the connection back to its pool) after the
+         * last unsubscribe reply. Redis may answer before the waiter that wrote the unsubscribe has
+         * returned from its write; taking the monitor here makes the loop wait for that writer.
+         */
+        @Override
+        public void onUnsubscribe(String channel, int subscribedChannels) {
+            synchronized (Subscriber.this) {
+                // Nothing to do inside: entering is the point.
+                assert Thread.holdsLock(Subscriber.this);
             }
         }
 

@@ -2,6 +2,8 @@ package dev.lockstep.v5;
 
 import static org.junit.jupiter.api.Assertions.fail;
 
+import dev.lockstep.DistLock;
+import dev.lockstep.LockOptions;
 import dev.lockstep.testkit.Await;
 import dev.lockstep.testkit.RedisNode;
 import dev.lockstep.testkit.RedisTraffic;
@@ -13,6 +15,7 @@ import java.util.concurrent.atomic.AtomicReference;
 import java.util.function.Predicate;
 import java.util.function.Supplier;
 import redis.clients.jedis.Jedis;
+import redis.clients.jedis.UnifiedJedis;
 
 /**
  * What the v5 tests read from the outside to see what a lock did: the server's own counters and
@@ -21,6 +24,18 @@ import redis.clients.jedis.Jedis;
 final class Probe {
 
     private Probe() {
+    }
+
+    /**
+     * Loads v5's lock and unlock scripts on {@code node} once, so every later attempt is exactly
+     * one EVALSHA and script counts are exact (a first run adds a failed EVALSHA and an EVAL).
+     */
+    static void warmScripts(RedisNode node) {
+        try (UnifiedJedis redis = node.newClient(); PubSubLocks locks = new PubSubLocks(redis, LockOptions.defaults())) {
+            DistLock warm = locks.get("warm-up");
+            warm.lock();
+            warm.unlock();
+        }
     }
 
     /** The lock's Redis key, as v5 (and a Redisson lock named like it) writes it. */

@@ -16,6 +16,7 @@ import java.util.Deque;
 import java.util.List;
 import java.util.Random;
 import java.util.Set;
+import java.util.concurrent.CopyOnWriteArrayList;
 import java.util.concurrent.ExecutorService;
 import java.util.concurrent.Executors;
 import java.util.concurrent.Future;
@@ -66,7 +67,7 @@ class WakeUpTest {
     static void startRedis() throws Exception {
         fixture = RedisFixture.processes();
         node = fixture.start();
-        warmScripts(node);
+        Probe.warmScripts(node);
     }
 
     @AfterAll
@@ -80,18 +81,6 @@ class WakeUpTest {
     void closeClients() throws Exception {
         while (!opened.isEmpty()) {
             opened.pop().close();
-        }
-    }
-
-    /**
-     * Loads the lock and unlock scripts once, so every later attempt is exactly one EVALSHA and
-     * script counts are exact (a first run would add a failed EVALSHA and an EVAL).
-     */
-    static void warmScripts(RedisNode node) throws Exception {
-        try (UnifiedJedis redis = node.newClient(); PubSubLocks locks = new PubSubLocks(redis, LockOptions.defaults())) {
-            DistLock warm = locks.get("warm-up");
-            warm.lock();
-            warm.unlock();
         }
     }
 
@@ -275,20 +264,28 @@ class WakeUpTest {
     }
 
     /**
-     * One release wakes one waiter of a client, not all of them. Six waiters of one client queue
-     * on a lock; each, once it has the lock, releases it at once. From the first release to the
-     * last waiter done, the cost in script runs is an unlock and one successful attempt per
-     * release: 2 x 6 + 1 = 13. Waking all remaining waiters on every release would cost
-     * 1 + 6 + (6 + 5 + ... + 1) = 28, and spinning more still. All six share one subscriber
-     * connection on the server.
+     * One release wakes one waiter of a client, not all of them. Eight waiters of one client queue
+     * on a lock held by another client; each, once it has the lock, releases it at once, so nine
+     * releases hand the lock down the queue. Counting every script run from before the waiters
+     * start to the last one done: each waiter tries before it subscribes and at most once after
+     * (2 x 8), then per release one woken attempt that succeeds and one unlock (8 + 8 + the
+     * holder's 1): 4 x 8 + 1 = 33, however the waiters take turns, plus 2 for a release that
+     * races a waiter's second try and leaves a permit behind. Waking every waiter on every
+     * release adds up to 8 + 7 + ... + 1 = 36 failing attempts; spinning, far more. All eight
+     * share one subscriber connection on the server.
      */
     @Test
     void aReleaseWakesOneWaiterOfAClientNotAll() throws Exception {
         String name = "crowd";
-        int waiterCount = 6;
+        int waiterCount = 8;
         PubSubLocks holders = client(node.newClient());
         PubSubLocks waiters = client(node.newClient());
-        ExecutorService crowd = Executors.newFixedThreadPool(waiterCount);
+        List<Thread> crowdThreads = new CopyOnWriteArrayList<>();
+        ExecutorService crowd = Executors.newFixedThreadPool(waiterCount, task -> {
+            Thread thread = new Thread(task, "v5-test-crowd");
+            crowdThreads.add(thread);
+            return thread;
+        });
         try (LockThread holder = new LockThread("holder")) {
             holder.run(() -> holders.get(name).lock(LONG_LEASE));
             long before = Probe.scriptRuns(node);
@@ -304,21 +301,22 @@ class WakeUpTest {
                     return true;
                 }));
             }
-            awaitScriptRuns("every waiter tried twice and went to sleep", before, 2 * waiterCount);
+            // All queued before the release, so a release that woke them all would show: each has
+            // tried, one has tried again after subscribing, and every waiter thread is parked.
+            Probe.eventually("all waiters queued", DEADLINE, () -> Probe.scriptRuns(node) - before >= waiterCount + 1
+                    && crowdThreads.size() == waiterCount && crowdThreads.stream().allMatch(WakeUpTest::isParked), ok -> ok);
             assertEquals(1, Probe.subscribers(node, channel(name)), "the waiters of one client share one subscription");
 
-            long mark = Probe.scriptRuns(node);
             holder.run(() -> holders.get(name).unlock());
             for (Future<Boolean> turn : turns) {
                 assertTrue(LockThread.get(turn, DEADLINE), "a waiter never got the lock");
             }
-            long cost = Probe.scriptRuns(node) - mark;
-            long oneWakeUpPerRelease = 2L * waiterCount + 1;
-            System.out.printf("WakeUpTest: %d releases handed %d waiters the lock for %d script runs%n",
-                    waiterCount + 1, waiterCount, cost);
-            // One run of slack, for a permit left by a release that raced a waiter's own retry.
-            assertTrue(cost <= oneWakeUpPerRelease + 1, "handing the lock to " + waiterCount + " waiters took " + cost
-                    + " script runs; one wake-up per release costs " + oneWakeUpPerRelease
+            long cost = Probe.scriptRuns(node) - before;
+            long oneWakeUpPerRelease = 4L * waiterCount + 1 + 2;
+            System.out.printf("WakeUpTest: %d releases handed %d waiters the lock for %d script runs (limit %d)%n",
+                    waiterCount + 1, waiterCount, cost, oneWakeUpPerRelease);
+            assertTrue(cost <= oneWakeUpPerRelease, "handing the lock to " + waiterCount + " waiters took " + cost
+                    + " script runs; one wake-up per release costs at most " + oneWakeUpPerRelease
                     + ": releases woke several waiters of the same client");
             Probe.eventually("the waiters' client unsubscribed once all were done", DEADLINE,
                     waiters::subscribedChannels, Set::isEmpty);
@@ -326,6 +324,11 @@ class WakeUpTest {
             crowd.shutdownNow();
             assertTrue(crowd.awaitTermination(DEADLINE.toMillis(), TimeUnit.MILLISECONDS), "a waiter thread hung");
         }
+    }
+
+    private static boolean isParked(Thread thread) {
+        Thread.State state = thread.getState();
+        return state == Thread.State.WAITING || state == Thread.State.TIMED_WAITING;
     }
 
     private static long millis(long nanos) {

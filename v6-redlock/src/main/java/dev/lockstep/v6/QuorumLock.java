@@ -7,12 +7,14 @@ import dev.lockstep.v3.ReentrantHashLocks;
 import dev.lockstep.v4.Watchdog;
 import dev.lockstep.v4.WatchdogLocks;
 import dev.lockstep.v5.PubSubLocks;
+import dev.lockstep.v5.Subscriber;
 import dev.lockstep.v6.FanOut.Reply;
 import java.time.Duration;
 import java.util.List;
 import java.util.Map;
 import java.util.concurrent.ThreadLocalRandom;
 import java.util.function.Predicate;
+import java.util.function.Supplier;
 import java.util.stream.Collectors;
 import redis.clients.jedis.UnifiedJedis;
 import redis.clients.jedis.exceptions.JedisConnectionException;
@@ -33,6 +35,8 @@ final class QuorumLock extends AbstractDistLock {
     private static final LuaScript UNLOCK = LuaScript.load(PubSubLocks.class, "unlock.lua");
     private static final LuaScript UNDO = LuaScript.load(ReentrantHashLocks.class, "unlock.lua");
     private static final LuaScript FORGET = LuaScript.load(QuorumLock.class, "forget.lua");
+    /** How many node timeouts of rounds without a quorum of answers an acquisition sits out before failing. */
+    private static final int UNANSWERED_ROUNDS = 10;
     private static final LuaScript RENEW = LuaScript.load(WatchdogLocks.class, "renew.lua");
 
     private final QuorumLocks client;
@@ -74,7 +78,7 @@ final class QuorumLock extends AbstractDistLock {
         undo(replies, owner, reentry);
         int answered = count(replies, Reply::answered);
         if (answered < client.quorum()) {
-            throw new JedisConnectionException("only " + answered + " of " + fanOut.size()
+            throw new NoQuorumAnswered("only " + answered + " of " + fanOut.size()
                     + " nodes answered within " + options().nodeTimeout().toMillis() + " ms");
         }
         Map<Object, List<Long>> refusalsByHolder = replies.stream()
@@ -89,6 +93,10 @@ final class QuorumLock extends AbstractDistLock {
             }
         }
         // A split vote, or nodes too slow: nobody holds a quorum. Back off a random bit so rivals do not collide again.
+        return backOff();
+    }
+
+    private long backOff() {
         return 1 + ThreadLocalRandom.current().nextLong(options().spinInterval().toMillis());
     }
 
@@ -129,11 +137,53 @@ final class QuorumLock extends AbstractDistLock {
         if (Thread.interrupted()) {
             throw new InterruptedException("interrupted before acquiring lock '" + name() + "'");
         }
-        if (ask("acquire", () -> tryAcquire(lease)) == null) {
+        // A single try has no wait to sit out silent rounds in: it fails at once.
+        long patienceNanos = waitNanos == 0 ? 0 : options().nodeTimeout().multipliedBy(UNANSWERED_ROUNDS).toNanos();
+        Patience patience = new Patience(patienceNanos);
+        Subscriber.Attempt attempt = () -> ask("acquire", () -> patience.round(() -> tryAcquire(lease)));
+        if (attempt.tryOnce() == null) {
             return true;
         }
         return waitNanos != 0 && client.subscriber().await(PubSubLocks.releaseChannel(key()), waitNanos,
-                options().nodeTimeout(), () -> ask("acquire", () -> tryAcquire(lease)));
+                options().nodeTimeout(), attempt);
+    }
+
+    /** Too few nodes answered a round: Redis may be down, or only busy. */
+    private static final class NoQuorumAnswered extends JedisConnectionException {
+
+        NoQuorumAnswered(String message) {
+            super(message);
+        }
+    }
+
+    /**
+     * Within one acquisition, rounds that too few nodes answered are retried after a back-off
+     * (a busy machine can make every node late at once) until they have gone on for a while:
+     * then Redis is taken to be down and the acquisition fails, in bounded time.
+     */
+    private final class Patience {
+
+        private final long limitNanos;
+        private long unansweredSince;
+
+        Patience(long limitNanos) {
+            this.limitNanos = limitNanos;
+        }
+
+        Long round(Supplier<Long> round) {
+            try {
+                Long result = round.get();
+                unansweredSince = 0;
+                return result;
+            } catch (NoQuorumAnswered e) {
+                long now = System.nanoTime();
+                unansweredSince = unansweredSince == 0 ? now : unansweredSince;
+                if (now - unansweredSince >= limitNanos) {
+                    throw e;
+                }
+                return backOff();
+            }
+        }
     }
 
     @Override

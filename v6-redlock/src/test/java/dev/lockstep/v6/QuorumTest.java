@@ -269,8 +269,10 @@ class QuorumTest {
                 System.out.printf("QuorumTest: 3 of 5 stalled: failed in %d ms: %s%n", millis(took), e.getMessage());
                 assertInstanceOf(JedisConnectionException.class, e.getCause());
                 assertTrue(e.getMessage().contains("only 2 of 5"), "names how many nodes answered: " + e.getMessage());
-                assertTrue(took < Duration.ofSeconds(1).toNanos(), "failing took " + millis(took) + " ms: "
-                        + "a missing quorum must cost a round and its undo, not a wait or a socket timeout");
+                // A waiting acquisition sits out ten node timeouts of unanswered rounds (a busy machine can
+                // make every node late at once), then fails: bounded, and far below any lease.
+                assertTrue(took < NODE_TIMEOUT.multipliedBy(25).toNanos(), "failing took " + millis(took) + " ms: "
+                        + "a missing quorum must cost a few rounds, not the wait or a lease");
                 assertFalse(lock.isHeldByCurrentThread());
                 for (RedisNode node : reachable) {
                     assertEquals(Map.of(), hash(node, "no-quorum"), node + " kept a grant of a failed round");
@@ -346,8 +348,10 @@ class QuorumTest {
             b.run(() -> rivalB.get(name).lock());
 
             assertFalse(locks.get(name).tryLock(Duration.ZERO, null), "2 of 5 grants made a lock");
+            // The grants are given back without waiting for the answers: look until they are gone.
             for (RedisNode node : nodes.subList(3, 5)) {
-                assertEquals(Map.of(), hash(node, name), node + " kept this client's grant after a split vote");
+                Await.until(node + " gives back this client's grant after a split vote", Duration.ofSeconds(5),
+                        () -> hash(node, name).isEmpty());
             }
             a.run(() -> rivalA.get(name).unlock());
             b.run(() -> rivalB.get(name).unlock());
