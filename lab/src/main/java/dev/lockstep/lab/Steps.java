@@ -53,7 +53,8 @@ final class Steps {
         Optional<Event> t4 = first(events, after, e -> e.actor().equals("B") && e.kind() == Kind.ACQUIRED);
         first(events, after, e -> History.REDIS.equals(e.actor()) && e.kind() == Kind.EXPIRED
                 && t4.map(b -> e.at() <= b.at() + 50_000_000L).orElse(true))
-                .ifPresent(e -> steps.add(new Step("T3", e, "A's lease runs out: Redis expires the key, A works on")));
+                .ifPresent(e -> steps.add(new Step("T3", e,
+                        "A's lease has run out, A works on (Redis reports it as B's request finds the key stale)")));
         t4.ifPresent(e -> steps.add(new Step("T4", e, "B takes the lock: the key was free")));
         t4.flatMap(b -> first(events, b.at(), e -> e.actor().equals("B") && e.kind() == Kind.ENTER))
                 .ifPresent(e -> steps.add(new Step("T5", e, "B works")));
