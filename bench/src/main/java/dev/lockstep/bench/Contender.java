@@ -1,0 +1,39 @@
+package dev.lockstep.bench;
+
+import dev.lockstep.v1.SetnxLocks;
+import dev.lockstep.v2.OwnerCheckLocks;
+import dev.lockstep.v3.ReentrantHashLocks;
+import dev.lockstep.v4.WatchdogLocks;
+import dev.lockstep.v5.PubSubLocks;
+import java.util.function.Function;
+import org.redisson.api.RedissonClient;
+import redis.clients.jedis.HostAndPort;
+
+/** What a single-node benchmark sweeps: every single-node stage, and the Redisson locks they are measured against. */
+public enum Contender {
+    V1_SETNX("v1-setnx", address -> LockClient.lockstep(address, SetnxLocks::new)),
+    V2_OWNER_CHECK("v2-owner-check", address -> LockClient.lockstep(address, OwnerCheckLocks::new)),
+    V3_REENTRANT_HASH("v3-reentrant-hash", address -> LockClient.lockstep(address, ReentrantHashLocks::new)),
+    V4_WATCHDOG("v4-watchdog", address -> LockClient.lockstep(address, WatchdogLocks::new)),
+    V5_PUBSUB_RETRY("v5-pubsub-retry", address -> LockClient.lockstep(address, PubSubLocks::new)),
+    REDISSON_LOCK("Redisson RLock", address -> LockClient.redisson(address, RedissonClient::getLock)),
+    REDISSON_FAIR_LOCK("Redisson RFairLock", address -> LockClient.redisson(address, RedissonClient::getFairLock));
+
+    private final String label;
+    private final Function<HostAndPort, LockClient> client;
+
+    Contender(String label, Function<HostAndPort, LockClient> client) {
+        this.label = label;
+        this.client = client;
+    }
+
+    /** The name charts and tables use: the stage's module, or the Redisson class. */
+    public String label() {
+        return label;
+    }
+
+    /** A new client identity of this contender on the Redis at {@code address}. */
+    LockClient open(HostAndPort address) {
+        return client.apply(address);
+    }
+}

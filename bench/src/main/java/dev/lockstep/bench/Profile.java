@@ -1,0 +1,130 @@
+package dev.lockstep.bench;
+
+import dev.lockstep.testkit.RedisBinary;
+import java.io.IOException;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.time.Duration;
+import java.util.ArrayList;
+import java.util.Collection;
+import java.util.List;
+import java.util.Locale;
+import java.util.regex.Pattern;
+import org.openjdk.jmh.results.RunResult;
+import org.openjdk.jmh.results.format.ResultFormatFactory;
+import org.openjdk.jmh.results.format.ResultFormatType;
+import org.openjdk.jmh.runner.Runner;
+import org.openjdk.jmh.runner.RunnerException;
+import org.openjdk.jmh.runner.options.ChainedOptionsBuilder;
+import org.openjdk.jmh.runner.options.OptionsBuilder;
+import org.openjdk.jmh.runner.options.TimeValue;
+
+/**
+ * Runs every benchmark in one go, sweeping the thread counts JMH's command line cannot sweep in
+ * one run, writes all results to one JMH JSON file, and draws the charts from it. Run from the
+ * repository root: {@code java -cp bench/target/benchmarks.jar dev.lockstep.bench.Profile quick}
+ * writes {@code bench/results/quick.json} and {@code docs/img/*.png}.
+ */
+public final class Profile {
+
+    /** Threads of the contended benchmarks, half of them in each client. */
+    private static final int[] THREADS = {1, 2, 4, 8, 16};
+
+    /** How much time each measurement gets: a quick look, or figures to publish. */
+    private enum Kind {
+        /** About seven minutes on two cores: one fork, one short warm-up, two short measurements. */
+        QUICK(1, 1, TimeValue.seconds(1), 2, TimeValue.seconds(1), TimeValue.seconds(3), new int[] {2, 16}),
+        /** About seventy minutes: two forks, longer warm-up and five measurements, every thread count. */
+        FULL(2, 2, TimeValue.seconds(2), 5, TimeValue.seconds(2), TimeValue.seconds(15), THREADS);
+
+        private final int forks;
+        private final int warmups;
+        private final TimeValue warmupTime;
+        private final int measurements;
+        private final TimeValue measurementTime;
+        /** A pass of {@link Handoff} includes a hold of up to a spin interval, so it needs longer to gather samples. */
+        private final TimeValue handoffTime;
+        private final int[] independentThreads;
+
+        Kind(int forks, int warmups, TimeValue warmupTime, int measurements, TimeValue measurementTime,
+             TimeValue handoffTime, int[] independentThreads) {
+            this.forks = forks;
+            this.warmups = warmups;
+            this.warmupTime = warmupTime;
+            this.measurements = measurements;
+            this.measurementTime = measurementTime;
+            this.handoffTime = handoffTime;
+            this.independentThreads = independentThreads;
+        }
+
+        ChainedOptionsBuilder options(Class<?> benchmark, String method) {
+            return new OptionsBuilder()
+                    .include("^" + Pattern.quote(benchmark.getName() + "." + method) + "$")
+                    .forks(forks)
+                    .warmupIterations(warmups)
+                    .warmupTime(warmupTime)
+                    .measurementIterations(measurements)
+                    .measurementTime(measurementTime)
+                    .shouldFailOnError(true);
+        }
+    }
+
+    private Profile() {
+    }
+
+    public static void main(String[] args) throws RunnerException, IOException {
+        if (args.length != 1) {
+            System.err.println("usage: Profile quick|full   (from the repository root)");
+            System.exit(2);
+        }
+        Kind kind = Kind.valueOf(args[0].toUpperCase(Locale.ROOT));
+        String name = kind.name().toLowerCase(Locale.ROOT);
+        Path json = Path.of("bench", "results", name + ".json");
+        Path charts = Path.of("docs", "img");
+        long started = System.nanoTime();
+        System.out.println(machine());
+
+        List<RunResult> results = new ArrayList<>();
+        // Latencies are read in round trips, and on a virtual machine a round trip's cost drifts
+        // with what else runs: the round trip is measured right before and right after them.
+        results.addAll(run(kind.options(RoundTrip.class, "ping")));
+        results.addAll(run(kind.options(Uncontended.class, "lockUnlock")));
+        results.addAll(run(kind.options(FanOutRoundTrip.class, "pingEvery")));
+        results.addAll(run(kind.options(QuorumAcquire.class, "acquire")));
+        results.addAll(run(kind.options(RoundTrip.class, "ping")));
+        results.addAll(run(kind.options(QuorumAcquire.class, "acquireWithOneNodeStalled")));
+        for (int threads : THREADS) {
+            results.addAll(run(kind.options(ContendedThroughput.class, "twoClients").threadGroups(split(threads))));
+        }
+        for (int threads : kind.independentThreads) {
+            results.addAll(run(kind.options(IndependentLocksThroughput.class, "twoClients").threadGroups(split(threads))));
+        }
+        results.addAll(run(kind.options(Handoff.class, "twoClients").measurementTime(kind.handoffTime)));
+
+        Files.createDirectories(json.getParent());
+        ResultFormatFactory.getInstance(ResultFormatType.JSON, json.toString()).writeOut(results);
+        Charts.draw(Results.read(json), charts);
+        System.out.println(machine());
+        System.out.printf("%s profile: %s and charts in %s after %s%n", name, json, charts,
+                Duration.ofNanos(System.nanoTime() - started).withNanos(0));
+    }
+
+    /** {@code threads} over clients A and B, A taking the odd one. */
+    private static int[] split(int threads) {
+        return new int[] {threads - threads / 2, threads / 2};
+    }
+
+    private static Collection<RunResult> run(ChainedOptionsBuilder options) throws RunnerException {
+        return new Runner(options.build()).run();
+    }
+
+    /** What the figures were measured on, for docs/performance.md. */
+    private static String machine() {
+        String url = System.getProperty(RedisServers.URL_PROPERTY, "");
+        String redis = url.isBlank() ? "redis-server " + RedisBinary.get().version() + " (" + RedisBinary.get().source() + ")"
+                : "the servers at " + url;
+        return String.format("machine: %d cores, %s %s (%s), %s", Runtime.getRuntime().availableProcessors(),
+                System.getProperty("java.vm.name"), System.getProperty("java.version"), System.getProperty("os.name"),
+                redis);
+    }
+}
