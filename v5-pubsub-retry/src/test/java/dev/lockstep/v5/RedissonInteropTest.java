@@ -10,6 +10,7 @@ import dev.lockstep.DistLock;
 import dev.lockstep.LockOptions;
 import dev.lockstep.testkit.RedisFixture;
 import dev.lockstep.testkit.RedisNode;
+import dev.lockstep.testkit.LockThread;
 import java.time.Duration;
 import java.util.Arrays;
 import java.util.List;

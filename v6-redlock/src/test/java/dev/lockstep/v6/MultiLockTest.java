@@ -18,7 +18,7 @@ import dev.lockstep.testkit.Await;
 import dev.lockstep.testkit.RedisFixture;
 import dev.lockstep.testkit.RedisNode;
 import dev.lockstep.v5.PubSubLocks;
-import dev.lockstep.v6.QuorumTestSupport.Owner;
+import dev.lockstep.testkit.LockThread;
 import java.time.Duration;
 import java.util.ArrayDeque;
 import java.util.ArrayList;
@@ -135,7 +135,7 @@ class MultiLockTest {
         PubSubLocks rivals = new PubSubLocks(rivalClient.get(0), options());
         opened.push(rivals);
         MultiLocks locks = client(options());
-        try (Owner rival = new Owner("rival")) {
+        try (LockThread rival = new LockThread("rival")) {
             rival.run(() -> rivals.get(name).lock());
             String rivalField = rivals.clientId() + ":" + rival.threadId();
             long before = scriptRuns(others.get(0));

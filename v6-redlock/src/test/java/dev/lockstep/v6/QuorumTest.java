@@ -22,7 +22,7 @@ import dev.lockstep.testkit.Await;
 import dev.lockstep.testkit.RedisFixture;
 import dev.lockstep.testkit.RedisNode;
 import dev.lockstep.v5.PubSubLocks;
-import dev.lockstep.v6.QuorumTestSupport.Owner;
+import dev.lockstep.testkit.LockThread;
 import java.time.Duration;
 import java.util.ArrayDeque;
 import java.util.ArrayList;
@@ -307,7 +307,7 @@ class QuorumTest {
         RedLocks locks = client(options(NODE_TIMEOUT));
         DistLock lock = locks.get(name);
         List<RedisNode> free = nodes.subList(3, 5);
-        try (Owner rival = new Owner("rival")) {
+        try (LockThread rival = new LockThread("rival")) {
             rival.run(() -> rivals.get(name).lock());
             String rivalField = rivals.clientId() + ":" + rival.threadId();
             long[] before = free.stream().mapToLong(QuorumTestSupport::scriptRuns).toArray();
@@ -343,7 +343,7 @@ class QuorumTest {
         RedLocks rivalA = client(options(NODE_TIMEOUT), nodes.subList(0, 2));
         RedLocks rivalB = client(options(NODE_TIMEOUT), nodes.subList(2, 3));
         RedLocks locks = client(options(NODE_TIMEOUT));
-        try (Owner a = new Owner("rival-a"); Owner b = new Owner("rival-b")) {
+        try (LockThread a = new LockThread("rival-a"); LockThread b = new LockThread("rival-b")) {
             a.run(() -> rivalA.get(name).lock());
             b.run(() -> rivalB.get(name).lock());
 
@@ -427,7 +427,7 @@ class QuorumTest {
             lostAt.set(System.nanoTime());
             lost.complete(loss);
         });
-        try (Owner holder = new Owner("holder")) {
+        try (LockThread holder = new LockThread("holder")) {
             holder.run(lock::lock);
             assertTrue(holder.call(lock::isHeldByCurrentThread));
 
@@ -438,7 +438,7 @@ class QuorumTest {
                 }
             }
 
-            LeaseLoss loss = Owner.get(lost, DEADLINE);
+            LeaseLoss loss = LockThread.get(lost, DEADLINE);
             long toldAfter = lostAt.get() - deletedAt;
             System.out.printf("QuorumTest: key deleted on 3 of 5, holder told after %d ms: %s%n", millis(toldAfter), loss.reason());
             assertEquals(holder.threadId(), loss.threadId(), "the loss names the holding thread");
@@ -467,7 +467,7 @@ class QuorumTest {
         DistLock lock = locks.get(name);
         CompletableFuture<LeaseLoss> lost = new CompletableFuture<>();
         lock.onLeaseLost(lost::complete);
-        try (Owner holder = new Owner("holder")) {
+        try (LockThread holder = new LockThread("holder")) {
             holder.run(lock::lock);
             for (RedisNode node : nodes.subList(3, 5)) {
                 try (Jedis admin = node.admin()) {
@@ -510,14 +510,14 @@ class QuorumTest {
         String name = "wake-on-unlock";
         RedLocks holders = client(options(NODE_TIMEOUT));
         RedLocks waiters = client(options(NODE_TIMEOUT));
-        try (Owner holder = new Owner("holder"); Owner waiter = new Owner("waiter")) {
+        try (LockThread holder = new LockThread("holder"); LockThread waiter = new LockThread("waiter")) {
             holder.run(() -> holders.get(name).lock(LONG_LEASE));
             Future<Long> acquiredAt = sleepingWaiter(waiters, name, waiter);
 
             holder.run(() -> holders.get(name).unlock());
             long releasedAt = System.nanoTime();
 
-            long acquired = Owner.get(acquiredAt, DEADLINE);
+            long acquired = LockThread.get(acquiredAt, DEADLINE);
             assertTrue(acquired > 0, "the waiter never got the released lock");
             long lag = acquired - releasedAt;
             System.out.printf("QuorumTest: waiter took the lock %d ms after the unlock%n", millis(lag));
@@ -543,7 +543,7 @@ class QuorumTest {
             }
         }
         RedLocks waiters = client(options(NODE_TIMEOUT));
-        try (Owner waiter = new Owner("waiter")) {
+        try (LockThread waiter = new LockThread("waiter")) {
             Future<Long> acquiredAt = sleepingWaiter(waiters, name, waiter);
 
             for (RedisNode node : nodes) {
@@ -557,7 +557,7 @@ class QuorumTest {
                 assertEquals(1, admin.publish(channel(name), PubSubLocks.RELEASED), "the waiter listens on node " + announcer);
             }
 
-            long acquired = Owner.get(acquiredAt, DEADLINE);
+            long acquired = LockThread.get(acquiredAt, DEADLINE);
             assertTrue(acquired > 0, "the waiter slept through the release announced on node " + announcer);
             long lag = acquired - releasedAt;
             assertTrue(lag < WOKEN_WITHIN.toNanos(), "the waiter took " + millis(lag) + " ms after the release on node "
@@ -571,7 +571,7 @@ class QuorumTest {
      * 30 s left), and returns once it is asleep: subscribed on every master, and its second try
      * (the one after subscribing) has run. The future yields when it got the lock, or -1.
      */
-    private static Future<Long> sleepingWaiter(RedLocks waiters, String name, Owner waiter) {
+    private static Future<Long> sleepingWaiter(RedLocks waiters, String name, LockThread waiter) {
         RedisNode witness = nodes.get(0);
         long before = scriptRuns(witness);
         Future<Long> acquiredAt = waiter.submit(() ->

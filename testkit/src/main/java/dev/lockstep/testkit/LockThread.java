@@ -1,4 +1,4 @@
-package dev.lockstep.v5;
+package dev.lockstep.testkit;
 
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
@@ -13,23 +13,24 @@ import java.util.concurrent.TimeoutException;
 import java.util.concurrent.atomic.AtomicReference;
 
 /**
- * One dedicated thread that runs lock calls. v5 and Redisson both own a lock by thread id, so the
+ * One dedicated thread that runs lock calls, for tests. Locks (ours and Redisson's) are owned by thread id, so the
  * thread that locks must be the one that unlocks; and a test that interrupts a waiter needs to
  * know which thread to interrupt. Every blocking step is bounded, so a hang fails instead of
  * stalling the build.
  */
-final class LockThread implements AutoCloseable {
+public final class LockThread implements AutoCloseable {
 
     /** How long any single step may take before the test fails instead of hanging. */
-    static final Duration DEADLINE = Duration.ofSeconds(20);
+    public static final Duration DEADLINE = Duration.ofSeconds(20);
 
     private final ExecutorService executor;
     private final Thread thread;
 
-    LockThread(String role) throws Exception {
+    /** A thread named after {@code role}, started before the first lock call. */
+    public LockThread(String role) throws Exception {
         AtomicReference<Thread> made = new AtomicReference<>();
         executor = Executors.newSingleThreadExecutor(task -> {
-            Thread t = new Thread(task, "v5-test-" + role);
+            Thread t = new Thread(task, "lock-thread-" + role);
             t.setDaemon(true);
             made.set(t);
             return t;
@@ -39,24 +40,27 @@ final class LockThread implements AutoCloseable {
     }
 
     /** The id both clients write into the owner field. */
-    long threadId() {
+    public long threadId() {
         return thread.getId();
     }
 
     /** The thread itself, to interrupt it or look at its state. */
-    Thread thread() {
+    public Thread thread() {
         return thread;
     }
 
-    <T> Future<T> submit(Callable<T> task) {
+    /** Runs {@code task} on this thread, without waiting. */
+    public <T> Future<T> submit(Callable<T> task) {
         return executor.submit(task);
     }
 
-    <T> T call(Callable<T> task) throws Exception {
+    /** Runs {@code task} on this thread and returns its result, within {@link #DEADLINE}. */
+    public <T> T call(Callable<T> task) throws Exception {
         return get(submit(task), DEADLINE);
     }
 
-    void run(Step step) throws Exception {
+    /** Runs {@code step} on this thread, within {@link #DEADLINE}. */
+    public void run(Step step) throws Exception {
         call(() -> {
             step.run();
             return null;
@@ -64,7 +68,7 @@ final class LockThread implements AutoCloseable {
     }
 
     /** The result of {@code future} within {@code within}, with the task's own exception rethrown. */
-    static <T> T get(Future<T> future, Duration within) throws Exception {
+    public static <T> T get(Future<T> future, Duration within) throws Exception {
         try {
             return future.get(within.toMillis(), TimeUnit.MILLISECONDS);
         } catch (ExecutionException e) {
@@ -84,7 +88,8 @@ final class LockThread implements AutoCloseable {
 
     /** A lock step that returns nothing and may throw. */
     @FunctionalInterface
-    interface Step {
+    public interface Step {
+        /** Runs the step. */
         void run() throws Exception;
     }
 }
