@@ -7,26 +7,17 @@ import static org.junit.jupiter.api.Assertions.assertFalse;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import dev.lockstep.DistLock;
-import dev.lockstep.LockOptions;
-import dev.lockstep.testkit.RedisFixture;
-import dev.lockstep.testkit.RedisNode;
 import dev.lockstep.testkit.LockThread;
 import java.time.Duration;
-import java.util.ArrayDeque;
-import java.util.Deque;
 import java.util.Random;
 import java.util.Set;
 import java.util.concurrent.CountDownLatch;
 import java.util.concurrent.Future;
 import java.util.concurrent.TimeUnit;
-import org.junit.jupiter.api.AfterAll;
-import org.junit.jupiter.api.AfterEach;
-import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.params.ParameterizedTest;
 import org.junit.jupiter.params.provider.EnumSource;
 import redis.clients.jedis.Jedis;
-import redis.clients.jedis.UnifiedJedis;
 
 /**
  * What an interrupt does to a v5 waiter. {@code lockInterruptibly()} and {@code tryLock(wait, ...)}
@@ -40,18 +31,13 @@ import redis.clients.jedis.UnifiedJedis;
  * <p>The waiter sleeps on a lock held with a 30 s lease, so "promptly" (under 1 s) cannot be
  * confused with the sleep ending by itself.
  */
-class InterruptTest {
+class InterruptTest extends OneNodeTest {
 
     private static final Duration LONG_LEASE = Duration.ofSeconds(30);
     private static final Duration WAIT = Duration.ofSeconds(20);
     /** An interrupt ends a sleep at once; this allows for thread scheduling on a busy 2-core box. */
     private static final Duration PROMPTLY = Duration.ofSeconds(1);
     private static final Duration DEADLINE = Duration.ofSeconds(10);
-
-    private static RedisFixture fixture;
-    private static RedisNode node;
-
-    private final Deque<AutoCloseable> opened = new ArrayDeque<>();
 
     /** The two interruptible ways to wait. */
     enum Wait {
@@ -85,34 +71,6 @@ class InterruptTest {
                         System.nanoTime());
             }
         }
-    }
-
-    @BeforeAll
-    static void startRedis() throws Exception {
-        fixture = RedisFixture.processes();
-        node = fixture.start();
-        Probe.warmScripts(node);
-    }
-
-    @AfterAll
-    static void stopRedis() {
-        if (fixture != null) {
-            fixture.close();
-        }
-    }
-
-    @AfterEach
-    void closeClients() throws Exception {
-        while (!opened.isEmpty()) {
-            opened.pop().close();
-        }
-    }
-
-    private PubSubLocks client(UnifiedJedis redis) {
-        opened.push(redis);
-        PubSubLocks locks = new PubSubLocks(redis, LockOptions.defaults());
-        opened.push(locks);
-        return locks;
     }
 
     /** Waits until the waiter has tried twice (before and after subscribing): it is asleep or about to be. */

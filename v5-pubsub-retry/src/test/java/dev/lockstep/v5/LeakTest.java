@@ -4,9 +4,6 @@ import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.fail;
 
 import dev.lockstep.DistLock;
-import dev.lockstep.LockOptions;
-import dev.lockstep.testkit.RedisFixture;
-import dev.lockstep.testkit.RedisNode;
 import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;
@@ -22,9 +19,6 @@ import java.util.concurrent.atomic.AtomicInteger;
 import java.util.concurrent.atomic.AtomicLong;
 import java.util.concurrent.locks.LockSupport;
 import java.util.stream.Collectors;
-import org.junit.jupiter.api.AfterAll;
-import org.junit.jupiter.api.AfterEach;
-import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.Test;
 import redis.clients.jedis.Jedis;
 import redis.clients.jedis.RedisClient;
@@ -44,7 +38,7 @@ import redis.clients.jedis.RedisClient;
  * started has ended. The second test checks that every subscription connection goes back to
  * the connection pool clean, the pool the lock commands share.
  */
-class LeakTest {
+class LeakTest extends OneNodeTest {
 
     private static final int CYCLES = 10_000;
     private static final int NAMES = 500;
@@ -54,42 +48,13 @@ class LeakTest {
     private static final String WORKER = "v5-leak-worker";
     private static final Duration SETTLE = Duration.ofSeconds(10);
 
-    private static RedisFixture fixture;
-    private static RedisNode node;
-
-    private final List<AutoCloseable> open = new ArrayList<>();
-
-    @BeforeAll
-    static void startRedis() throws Exception {
-        fixture = RedisFixture.processes();
-        node = fixture.start();
-        Probe.warmScripts(node);
-    }
-
-    @AfterAll
-    static void stopRedis() {
-        if (fixture != null) {
-            fixture.close();
-        }
-    }
-
-    /** Closes the clients, clients before their connections; after a failure, so no thread leaks into later tests. */
-    @AfterEach
-    void closeClients() throws Exception {
-        for (AutoCloseable client : open) {
-            client.close();
-        }
-        open.clear();
-    }
-
     @Test
     void tenThousandContendedCyclesLeaveNoSubscriptionKeyOrThreadBehind() throws Exception {
         Set<Thread> threadsBefore = liveThreads();
         RedisClient redisA = node.newClient();
         RedisClient redisB = node.newClient();
-        PubSubLocks clientA = new PubSubLocks(redisA, LockOptions.defaults());
-        PubSubLocks clientB = new PubSubLocks(redisB, LockOptions.defaults());
-        open.addAll(List.of(clientA, clientB, redisA, redisB));
+        PubSubLocks clientA = client(redisA);
+        PubSubLocks clientB = client(redisB);
         List<PubSubLocks> clients = List.of(clientA, clientB);
 
         long runsBefore = Probe.scriptRuns(node);
@@ -138,9 +103,8 @@ class LeakTest {
     void everySubscriptionConnectionGoesBackToThePoolClean() throws Exception {
         CheckedSubscriptions redisA = new CheckedSubscriptions(node);
         CheckedSubscriptions redisB = new CheckedSubscriptions(node);
-        PubSubLocks clientA = new PubSubLocks(redisA, LockOptions.defaults());
-        PubSubLocks clientB = new PubSubLocks(redisB, LockOptions.defaults());
-        open.addAll(List.of(clientA, clientB, redisA, redisB));
+        PubSubLocks clientA = client(redisA);
+        PubSubLocks clientB = client(redisB);
 
         AssertionError workload = null;
         try {

@@ -6,14 +6,9 @@ import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import dev.lockstep.DistLock;
-import dev.lockstep.LockOptions;
-import dev.lockstep.testkit.RedisFixture;
-import dev.lockstep.testkit.RedisNode;
 import dev.lockstep.testkit.LockThread;
 import java.time.Duration;
-import java.util.ArrayDeque;
 import java.util.ArrayList;
-import java.util.Deque;
 import java.util.List;
 import java.util.Random;
 import java.util.Set;
@@ -22,12 +17,8 @@ import java.util.concurrent.ExecutorService;
 import java.util.concurrent.Executors;
 import java.util.concurrent.Future;
 import java.util.concurrent.TimeUnit;
-import org.junit.jupiter.api.AfterAll;
-import org.junit.jupiter.api.AfterEach;
-import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.Test;
 import redis.clients.jedis.Jedis;
-import redis.clients.jedis.UnifiedJedis;
 
 /**
  * How a v5 waiter wakes up. It sleeps until a release is published, and each of the three ways
@@ -46,7 +37,7 @@ import redis.clients.jedis.UnifiedJedis;
  * for many seconds: the generous "within 2 s" bounds tell the two apart without timing anything
  * finely. Attempts are counted from the server's own {@code INFO commandstats}.
  */
-class WakeUpTest {
+class WakeUpTest extends OneNodeTest {
 
     /** A lease so long that sleeping it out instead of being woken would be obvious. */
     private static final Duration LONG_LEASE = Duration.ofSeconds(30);
@@ -58,40 +49,6 @@ class WakeUpTest {
     private static final Duration GAP = Duration.ofMillis(200);
     /** Bound on any set-up wait. */
     private static final Duration DEADLINE = Duration.ofSeconds(10);
-
-    private static RedisFixture fixture;
-    private static RedisNode node;
-
-    private final Deque<AutoCloseable> opened = new ArrayDeque<>();
-
-    @BeforeAll
-    static void startRedis() throws Exception {
-        fixture = RedisFixture.processes();
-        node = fixture.start();
-        Probe.warmScripts(node);
-    }
-
-    @AfterAll
-    static void stopRedis() {
-        if (fixture != null) {
-            fixture.close();
-        }
-    }
-
-    @AfterEach
-    void closeClients() throws Exception {
-        while (!opened.isEmpty()) {
-            opened.pop().close();
-        }
-    }
-
-    /** A v5 client over {@code redis}; both are closed after the test, client first. */
-    private PubSubLocks client(UnifiedJedis redis) {
-        opened.push(redis);
-        PubSubLocks locks = new PubSubLocks(redis, LockOptions.defaults());
-        opened.push(locks);
-        return locks;
-    }
 
     /** Waits until {@code runs} more scripts than {@code before} have run: the waiters' tries. */
     private static void awaitScriptRuns(String what, long before, int runs) {
