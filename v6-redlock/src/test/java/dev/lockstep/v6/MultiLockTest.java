@@ -15,23 +15,15 @@ import dev.lockstep.DistLock;
 import dev.lockstep.LockException;
 import dev.lockstep.LockOptions;
 import dev.lockstep.testkit.Await;
-import dev.lockstep.testkit.RedisFixture;
 import dev.lockstep.testkit.RedisNode;
 import dev.lockstep.v5.PubSubLocks;
 import dev.lockstep.testkit.LockThread;
 import java.time.Duration;
-import java.util.ArrayDeque;
-import java.util.ArrayList;
-import java.util.Deque;
 import java.util.List;
 import java.util.Map;
-import org.junit.jupiter.api.AfterAll;
-import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.BeforeAll;
-import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
 import redis.clients.jedis.Jedis;
-import redis.clients.jedis.RedisClient;
 import redis.clients.jedis.UnifiedJedis;
 
 /**
@@ -52,67 +44,18 @@ import redis.clients.jedis.UnifiedJedis;
  * <p>Each node is emptied before each test, and every script is loaded up front so each lock
  * call is exactly one EVALSHA.
  */
-class MultiLockTest {
+class MultiLockTest extends IndependentMastersTest {
 
     private static final Duration NODE_TIMEOUT = Duration.ofMillis(100);
 
-    private static RedisFixture fixture;
-    private static List<RedisNode> nodes;
-
-    private final Deque<AutoCloseable> opened = new ArrayDeque<>();
-
     @BeforeAll
     static void startNodes() {
-        fixture = RedisFixture.processes();
-        List<RedisNode> started = new ArrayList<>();
-        for (int i = 0; i < 3; i++) {
-            started.add(fixture.start());
-        }
-        nodes = List.copyOf(started);
-        nodes.forEach(QuorumTestSupport::loadScripts);
-    }
-
-    @AfterAll
-    static void stopNodes() {
-        if (fixture != null) {
-            fixture.close();
-        }
-    }
-
-    @BeforeEach
-    void emptyNodes() {
-        for (RedisNode node : nodes) {
-            try (Jedis admin = node.admin()) {
-                admin.flushAll();
-            }
-        }
-    }
-
-    /** Safety net only: every test resumes its own paused nodes in a finally block. */
-    @AfterEach
-    void resumeAndClose() throws Exception {
-        nodes.forEach(RedisNode::resume);
-        while (!opened.isEmpty()) {
-            opened.pop().close();
-        }
-    }
-
-    /** Node clients of {@code over}, closed after the test. */
-    private List<UnifiedJedis> clientsOf(List<RedisNode> over) {
-        List<UnifiedJedis> clients = new ArrayList<>();
-        for (RedisNode node : over) {
-            RedisClient client = node.newClient();
-            opened.push(client);
-            clients.add(client);
-        }
-        return clients;
+        startMasters(3);
     }
 
     /** A MultiLock client over all three nodes; closed after the test, before its node clients. */
     private MultiLocks client(LockOptions options) {
-        MultiLocks locks = new MultiLocks(clientsOf(nodes), options);
-        opened.push(locks);
-        return locks;
+        return closedAfter(new MultiLocks(clientsOf(nodes), options));
     }
 
     private static LockOptions options() {
@@ -133,7 +76,7 @@ class MultiLockTest {
         List<RedisNode> others = List.of(nodes.get(0), nodes.get(2));
         List<UnifiedJedis> rivalClient = clientsOf(List.of(rivalNode));
         PubSubLocks rivals = new PubSubLocks(rivalClient.get(0), options());
-        opened.push(rivals);
+        closedAfter(rivals);
         MultiLocks locks = client(options());
         try (LockThread rival = new LockThread("rival")) {
             rival.run(() -> rivals.get(name).lock());

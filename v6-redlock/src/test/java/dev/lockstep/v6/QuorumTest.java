@@ -19,30 +19,21 @@ import dev.lockstep.LeaseLoss;
 import dev.lockstep.LockException;
 import dev.lockstep.LockOptions;
 import dev.lockstep.testkit.Await;
-import dev.lockstep.testkit.RedisFixture;
 import dev.lockstep.testkit.RedisNode;
 import dev.lockstep.v5.PubSubLocks;
 import dev.lockstep.testkit.LockThread;
 import java.time.Duration;
-import java.util.ArrayDeque;
-import java.util.ArrayList;
-import java.util.Deque;
 import java.util.List;
 import java.util.concurrent.Callable;
 import java.util.Map;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.Future;
 import java.util.concurrent.atomic.AtomicLong;
-import org.junit.jupiter.api.AfterAll;
-import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.BeforeAll;
-import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.params.ParameterizedTest;
 import org.junit.jupiter.params.provider.ValueSource;
 import redis.clients.jedis.Jedis;
-import redis.clients.jedis.RedisClient;
-import redis.clients.jedis.UnifiedJedis;
 import redis.clients.jedis.exceptions.JedisConnectionException;
 
 /**
@@ -75,7 +66,7 @@ import redis.clients.jedis.exceptions.JedisConnectionException;
  * from "a lease" with wide margins for a busy 2-core machine. Every script is loaded into every
  * node first, so each lock call is exactly one EVALSHA and script counts are exact.
  */
-class QuorumTest {
+class QuorumTest extends IndependentMastersTest {
 
     /** The node timeout of most tests: short, so a stalled node costs little. */
     private static final Duration NODE_TIMEOUT = Duration.ofMillis(100);
@@ -84,46 +75,10 @@ class QuorumTest {
     /** A message wake-up costs a publish and a round or two; this allows for a busy machine. */
     private static final Duration WOKEN_WITHIN = Duration.ofMillis(1500);
 
-    private static RedisFixture fixture;
-    private static List<RedisNode> nodes;
-
-    private final Deque<AutoCloseable> opened = new ArrayDeque<>();
-
     @BeforeAll
     static void startNodes() {
-        fixture = RedisFixture.processes();
-        List<RedisNode> started = new ArrayList<>();
-        for (int i = 0; i < 5; i++) {
-            started.add(fixture.start());
-        }
-        nodes = List.copyOf(started);
-        nodes.forEach(QuorumTestSupport::loadScripts);
+        startMasters(5);
         System.out.println("QuorumTest: 5 x " + fixture.description());
-    }
-
-    @AfterAll
-    static void stopNodes() {
-        if (fixture != null) {
-            fixture.close();
-        }
-    }
-
-    @BeforeEach
-    void emptyNodes() {
-        for (RedisNode node : nodes) {
-            try (Jedis admin = node.admin()) {
-                admin.flushAll();
-            }
-        }
-    }
-
-    /** Safety net only: every test resumes its own paused nodes in a finally block. */
-    @AfterEach
-    void resumeAndClose() throws Exception {
-        nodes.forEach(RedisNode::resume);
-        while (!opened.isEmpty()) {
-            opened.pop().close();
-        }
     }
 
     /** A RedLock client over all five nodes; it and its node clients are closed after the test. */
@@ -133,15 +88,7 @@ class QuorumTest {
 
     /** A RedLock client over {@code over}; it and its node clients are closed after the test, client first. */
     private RedLocks client(LockOptions options, List<RedisNode> over) {
-        List<UnifiedJedis> clients = new ArrayList<>();
-        for (RedisNode node : over) {
-            RedisClient client = node.newClient();
-            opened.push(client);
-            clients.add(client);
-        }
-        RedLocks locks = new RedLocks(clients, options);
-        opened.push(locks);
-        return locks;
+        return closedAfter(new RedLocks(clientsOf(over), options));
     }
 
     private static LockOptions options(Duration nodeTimeout) {
