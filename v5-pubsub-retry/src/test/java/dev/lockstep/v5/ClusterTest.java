@@ -4,11 +4,11 @@ import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertFalse;
 import static org.junit.jupiter.api.Assertions.assertThrows;
 import static org.junit.jupiter.api.Assertions.assertTrue;
-import static org.junit.jupiter.api.Assertions.fail;
 
 import dev.lockstep.DistLock;
 import dev.lockstep.LockOptions;
 import dev.lockstep.testkit.Await;
+import dev.lockstep.testkit.LockThread;
 import dev.lockstep.testkit.RedisClusterFixture;
 import dev.lockstep.testkit.RedisNode;
 import java.time.Duration;
@@ -18,13 +18,12 @@ import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.Set;
+import java.util.concurrent.Callable;
 import java.util.concurrent.CompletableFuture;
-import java.util.concurrent.ExecutionException;
 import java.util.concurrent.ExecutorService;
 import java.util.concurrent.Executors;
 import java.util.concurrent.Future;
 import java.util.concurrent.TimeUnit;
-import java.util.concurrent.TimeoutException;
 import java.util.concurrent.atomic.AtomicInteger;
 import java.util.concurrent.atomic.AtomicReference;
 import org.junit.jupiter.api.AfterAll;
@@ -394,28 +393,9 @@ class ClusterTest {
     }
 
     /** Runs {@code call} on a fresh thread (lock ownership is per thread) and returns its result. */
-    private static <T> T supplyInThread(ThrowingSupplier<T> call) throws Exception {
-        CompletableFuture<T> result = new CompletableFuture<>();
-        Thread thread = new Thread(() -> {
-            try {
-                result.complete(call.get());
-            } catch (Throwable t) {
-                result.completeExceptionally(t);
-            }
-        }, "cluster-contender");
-        thread.start();
-        try {
-            return result.get(10, TimeUnit.SECONDS);
-        } catch (ExecutionException e) {
-            if (e.getCause() instanceof Exception cause) {
-                throw cause;
-            }
-            throw e;
-        } catch (TimeoutException e) {
-            thread.interrupt();
-            return fail("the call did not return within 10 s");
-        } finally {
-            thread.join(TimeUnit.SECONDS.toMillis(10));
+    private static <T> T supplyInThread(Callable<T> call) throws Exception {
+        try (LockThread thread = new LockThread("cluster-contender")) {
+            return thread.call(call);
         }
     }
 
@@ -424,11 +404,6 @@ class ClusterTest {
             task.run();
             return null;
         });
-    }
-
-    @FunctionalInterface
-    interface ThrowingSupplier<T> {
-        T get() throws Exception;
     }
 
     /** Every lock, Jedis or test thread this class started has ended once the clients are closed. */

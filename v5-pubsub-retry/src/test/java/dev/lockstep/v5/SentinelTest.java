@@ -11,15 +11,15 @@ import dev.lockstep.LockException;
 import dev.lockstep.LockOptions;
 import dev.lockstep.testkit.Await;
 import dev.lockstep.testkit.RedisNode;
+import dev.lockstep.testkit.LockThread;
 import dev.lockstep.testkit.SentinelFixture;
 import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Set;
+import java.util.concurrent.Callable;
 import java.util.concurrent.CompletableFuture;
-import java.util.concurrent.ExecutionException;
 import java.util.concurrent.TimeUnit;
-import java.util.concurrent.TimeoutException;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.Timeout;
 import org.slf4j.Logger;
@@ -173,28 +173,9 @@ class SentinelTest {
     }
 
     /** Runs {@code task} on another thread (lock ownership is per thread) and returns its result. */
-    private static <T> T call(java.util.concurrent.Callable<T> task) throws Exception {
-        CompletableFuture<T> result = new CompletableFuture<>();
-        Thread thread = new Thread(() -> {
-            try {
-                result.complete(task.call());
-            } catch (Throwable t) {
-                result.completeExceptionally(t);
-            }
-        }, "sentinel-contender");
-        thread.start();
-        try {
-            return result.get(10, TimeUnit.SECONDS);
-        } catch (ExecutionException e) {
-            if (e.getCause() instanceof Exception cause) {
-                throw cause;
-            }
-            throw e;
-        } catch (TimeoutException e) {
-            thread.interrupt();
-            return fail("the call did not return within 10 s");
-        } finally {
-            thread.join(TimeUnit.SECONDS.toMillis(10));
+    private static <T> T call(Callable<T> task) throws Exception {
+        try (LockThread thread = new LockThread("sentinel-contender")) {
+            return thread.call(task);
         }
     }
 
