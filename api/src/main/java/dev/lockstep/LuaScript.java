@@ -9,6 +9,10 @@ import java.security.NoSuchAlgorithmException;
 import java.util.HexFormat;
 import java.util.List;
 import redis.clients.jedis.AbstractPipeline;
+import redis.clients.jedis.BuilderFactory;
+import redis.clients.jedis.CommandArguments;
+import redis.clients.jedis.Connection;
+import redis.clients.jedis.Protocol.Command;
 import redis.clients.jedis.Response;
 import redis.clients.jedis.UnifiedJedis;
 import redis.clients.jedis.exceptions.JedisNoScriptException;
@@ -43,6 +47,30 @@ public final class LuaScript {
         } catch (JedisNoScriptException e) {
             return redis.eval(body, keys, args);
         }
+    }
+
+    /**
+     * Writes the script by SHA to {@code connection} and flushes it without reading the reply, so
+     * one thread can have a request out on several servers at once; {@link #read} takes the reply.
+     */
+    public void send(Connection connection, List<String> keys, List<String> args) {
+        connection.sendCommand(call(Command.EVALSHA, sha, keys, args));
+        // Jedis has no public flush on its own: reading zero replies is one.
+        connection.getMany(0);
+    }
+
+    /** Reads the reply to {@link #send}; sends the body and reads again when the server lacks the script. */
+    public Object read(Connection connection, List<String> keys, List<String> args) {
+        try {
+            return BuilderFactory.AGGRESSIVE_ENCODED_OBJECT.build(connection.getOne());
+        } catch (JedisNoScriptException e) {
+            connection.sendCommand(call(Command.EVAL, body, keys, args));
+            return BuilderFactory.AGGRESSIVE_ENCODED_OBJECT.build(connection.getOne());
+        }
+    }
+
+    private static CommandArguments call(Command command, String script, List<String> keys, List<String> args) {
+        return new CommandArguments(command).add(script).add(keys.size()).keys(keys).addObjects(args);
     }
 
     /** Queues the script on {@code pipeline}, sent whole: a pipeline cannot retry after NOSCRIPT. */

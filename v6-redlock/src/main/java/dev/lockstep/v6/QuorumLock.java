@@ -9,6 +9,8 @@ import dev.lockstep.v4.WatchdogLocks;
 import dev.lockstep.v5.PubSubLocks;
 import dev.lockstep.v5.Subscriber;
 import dev.lockstep.v6.FanOut.Reply;
+import dev.lockstep.v6.FanOut.Request;
+import dev.lockstep.v6.FanOut.WhenLate;
 import java.time.Duration;
 import java.util.List;
 import java.util.Map;
@@ -16,7 +18,6 @@ import java.util.concurrent.ThreadLocalRandom;
 import java.util.function.Predicate;
 import java.util.function.Supplier;
 import java.util.stream.Collectors;
-import redis.clients.jedis.UnifiedJedis;
 import redis.clients.jedis.exceptions.JedisConnectionException;
 
 /**
@@ -66,8 +67,8 @@ final class QuorumLock extends AbstractDistLock {
         long sent = System.nanoTime();
         String owner = threadOwner();
         boolean reentry = holds.isHeld();
-        List<Reply> replies = fanOut.ask(node -> LOCK.run(node, List.of(key()),
-                List.of(Long.toString(lease.millis()), owner)));
+        List<Reply> replies = fanOut.ask(new Request(owner, LOCK, List.of(key()),
+                List.of(Long.toString(lease.millis()), owner)), WhenLate.DROP);
         long elapsedMillis = (System.nanoTime() - sent) / 1_000_000;
         long driftMillis = lease.millis() / 100 + 2;
         int granted = count(replies, r -> r.answered() && r.value() == null);
@@ -103,24 +104,20 @@ final class QuorumLock extends AbstractDistLock {
     /**
      * Takes back what a failed round may have granted: on nodes that granted, and on silent ones
      * unless this was a re-entry. Quietly: announcing these non-releases would wake rivals into
-     * another split round, and those into another, while the winner holds the lock. Without
-     * waiting either: a silent node gets its undo queued behind the request it has not answered.
+     * another split round, and those into another, while the winner holds the lock. A silent node
+     * gets its undo queued behind the request it has not answered, and nobody waits for it.
      */
     private void undo(List<Reply> replies, String owner, boolean reentry) {
         List<Boolean> which = replies.stream()
                 .map(reply -> reply.answered() ? reply.value() == null : !reentry)
                 .toList();
-        fanOut.tell(which, node -> UNDO.run(node, List.of(key()), List.of(owner)));
-    }
-
-    private Object unlockOn(UnifiedJedis node, String owner) {
-        return UNLOCK.run(node, List.of(key(), PubSubLocks.releaseChannel(key())), List.of(owner, PubSubLocks.RELEASED));
+        fanOut.tell(which, new Request(owner, UNDO, List.of(key()), List.of(owner)));
     }
 
     /** A renewal round: true when a quorum renewed, false when a quorum can no longer be ours; else unknown (throws). */
     private boolean renew(String owner, long leaseMillis) {
-        List<Reply> replies = fanOut.ask(node -> RENEW.run(node, List.of(key()),
-                List.of(Long.toString(leaseMillis), owner)));
+        List<Reply> replies = fanOut.ask(new Request(owner, RENEW, List.of(key()),
+                List.of(Long.toString(leaseMillis), owner)), WhenLate.DROP);
         int renewed = count(replies, r -> Long.valueOf(1).equals(r.value()));
         int gone = count(replies, r -> Long.valueOf(0).equals(r.value()));
         if (renewed >= client.quorum()) {
@@ -192,7 +189,8 @@ final class QuorumLock extends AbstractDistLock {
         String owner = threadOwner();
         List<Reply> replies = List.of();
         try {
-            replies = fanOut.ask(node -> unlockOn(node, owner));
+            replies = fanOut.ask(new Request(owner, UNLOCK, List.of(key(), PubSubLocks.releaseChannel(key())),
+                    List.of(owner, PubSubLocks.RELEASED)), WhenLate.SEND);
         } finally {
             holds.released(!stillHeld(replies));
         }
@@ -203,7 +201,7 @@ final class QuorumLock extends AbstractDistLock {
         if (!stillHeld(replies)) {
             // The last hold: a node that still counts one (a stray late grant) must not keep it.
             fanOut.tell(replies.stream().map(r -> Long.valueOf(0).equals(r.value())).toList(),
-                    node -> FORGET.run(node, List.of(key(), PubSubLocks.releaseChannel(key())),
+                    new Request(owner, FORGET, List.of(key(), PubSubLocks.releaseChannel(key())),
                             List.of(owner, PubSubLocks.RELEASED)));
         }
         if (count(replies, r -> r.value() instanceof Long) == 0) {
