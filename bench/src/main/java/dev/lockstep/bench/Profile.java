@@ -33,9 +33,10 @@ public final class Profile {
     /** How much time each measurement gets: a quick look, or figures to publish. */
     private enum Kind {
         /** About seven minutes on two cores: one fork, one short warm-up, two short measurements. */
-        QUICK(1, 1, TimeValue.seconds(1), 2, TimeValue.seconds(1), TimeValue.seconds(3), new int[] {2, 16}),
+        QUICK(1, 1, TimeValue.seconds(1), 2, TimeValue.seconds(1), TimeValue.seconds(3), 3, TimeValue.seconds(2),
+                new int[] {2, 16}),
         /** About seventy minutes: two forks, longer warm-up and five measurements, every thread count. */
-        FULL(2, 2, TimeValue.seconds(2), 5, TimeValue.seconds(2), TimeValue.seconds(15), THREADS);
+        FULL(2, 2, TimeValue.seconds(2), 5, TimeValue.seconds(2), TimeValue.seconds(15), 5, TimeValue.seconds(2), THREADS);
 
         private final int forks;
         private final int warmups;
@@ -44,16 +45,24 @@ public final class Profile {
         private final TimeValue measurementTime;
         /** A pass of {@link Handoff} includes a hold of up to a spin interval, so it needs longer to gather samples. */
         private final TimeValue handoffTime;
+        /**
+         * v6 latency over N nodes is a ratio of figures from different forks, and a round trip's
+         * cost drifts between them: longer measurements let less of the drift into the ratio.
+         */
+        private final int nodesMeasurements;
+        private final TimeValue nodesMeasurementTime;
         private final int[] independentThreads;
 
         Kind(int forks, int warmups, TimeValue warmupTime, int measurements, TimeValue measurementTime,
-             TimeValue handoffTime, int[] independentThreads) {
+             TimeValue handoffTime, int nodesMeasurements, TimeValue nodesMeasurementTime, int[] independentThreads) {
             this.forks = forks;
             this.warmups = warmups;
             this.warmupTime = warmupTime;
             this.measurements = measurements;
             this.measurementTime = measurementTime;
             this.handoffTime = handoffTime;
+            this.nodesMeasurements = nodesMeasurements;
+            this.nodesMeasurementTime = nodesMeasurementTime;
             this.independentThreads = independentThreads;
         }
 
@@ -66,6 +75,11 @@ public final class Profile {
                     .measurementIterations(measurements)
                     .measurementTime(measurementTime)
                     .shouldFailOnError(true);
+        }
+
+        /** {@link #options} for a latency measured over 1, 3 and 5 nodes. */
+        ChainedOptionsBuilder overNodes(Class<?> benchmark, String method) {
+            return options(benchmark, method).measurementIterations(nodesMeasurements).measurementTime(nodesMeasurementTime);
         }
     }
 
@@ -89,8 +103,8 @@ public final class Profile {
         // with what else runs: the round trip is measured right before and right after them.
         results.addAll(run(kind.options(RoundTrip.class, "ping")));
         results.addAll(run(kind.options(Uncontended.class, "lockUnlock")));
-        results.addAll(run(kind.options(FanOutRoundTrip.class, "pingEvery")));
-        results.addAll(run(kind.options(QuorumAcquire.class, "acquire")));
+        results.addAll(run(kind.overNodes(FanOutRoundTrip.class, "pingEvery")));
+        results.addAll(run(kind.overNodes(QuorumAcquire.class, "acquire")));
         results.addAll(run(kind.options(RoundTrip.class, "ping")));
         results.addAll(run(kind.options(QuorumAcquire.class, "acquireWithOneNodeStalled")));
         for (int threads : THREADS) {
