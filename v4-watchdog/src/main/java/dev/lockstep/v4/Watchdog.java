@@ -40,6 +40,12 @@ public final class Watchdog implements AutoCloseable {
         this.clock = daemon("lockstep-lease-clock-" + clientName);
     }
 
+    /** When a hold of {@code lease}, from a request sent at {@code sentNanos}, stops being believed: the lease less the margin. */
+    public static long deadline(long sentNanos, Lease lease) {
+        long leaseNanos = TimeUnit.MILLISECONDS.toNanos(lease.millis());
+        return sentNanos + leaseNanos - margin(leaseNanos);
+    }
+
     /** A fresh table of holds for lock {@code lockName}, telling {@code onLost} about each hold it loses. */
     public Holds holds(String lockName, Consumer<LeaseLoss> onLost) {
         return new Holds(lockName, onLost);
@@ -139,10 +145,9 @@ public final class Watchdog implements AutoCloseable {
 
             /** The lock script set {@code lease} in Redis from a request sent at {@code sentNanos}. */
             void acquired(long sentNanos, Lease lease, BooleanSupplier renew) {
-                long leaseNanos = TimeUnit.MILLISECONDS.toNanos(lease.millis());
-                deadline = sentNanos + leaseNanos - margin(leaseNanos);
+                deadline = Watchdog.deadline(sentNanos, lease);
                 if (!lease.explicit() && renewal == null) {
-                    renewLeaseNanos = leaseNanos;
+                    renewLeaseNanos = TimeUnit.MILLISECONDS.toNanos(lease.millis());
                     long every = Math.max(1, lease.millis() / 3);
                     renewal = renewer.scheduleWithFixedDelay(() -> renew(renew), every, every, TimeUnit.MILLISECONDS);
                 }

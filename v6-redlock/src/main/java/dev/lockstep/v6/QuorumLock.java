@@ -23,8 +23,8 @@ import redis.clients.jedis.exceptions.JedisConnectionException;
 /**
  * The stage-6 lock: stage 5's lock on every node at once. One acquisition sends the lock script
  * to all nodes in parallel and counts the grants; it holds when at least a quorum granted and
- * time is left: validity = lease - elapsed - drift, with drift = lease x 1% + 2 ms for the
- * nodes' clocks. Otherwise it undoes its grants everywhere and tries again after a jittered
+ * time is left: RedLock's validity, lease - elapsed - drift with drift = lease x 1% + 2 ms for
+ * the nodes' clocks, and more: the holder's own deadline, lease - 5% - 2 ms. Otherwise it undoes its grants everywhere and tries again after a jittered
  * pause (or sleeps on the release channels until a holder lets go).
  *
  * <p>The watchdog renews on all nodes and counts a renewal only when a quorum renewed; when no
@@ -69,10 +69,10 @@ final class QuorumLock extends AbstractDistLock {
         boolean reentry = holds.isHeld();
         List<Reply> replies = fanOut.ask(new Request(owner, LOCK, List.of(key()),
                 List.of(Long.toString(lease.millis()), owner)), WhenLate.DROP);
-        long elapsedMillis = (System.nanoTime() - sent) / 1_000_000;
-        long driftMillis = lease.millis() / 100 + 2;
         int granted = count(replies, r -> r.answered() && r.value() == null);
-        if (granted >= client.quorum() && lease.millis() - elapsedMillis - driftMillis > 0) {
+        // RedLock's validity, lease - elapsed - (1% + 2 ms), must be positive; the holder's own deadline keeps
+        // stage 4's wider margin (5% + 2 ms), so that is the bar: a hold already past it would be lost at once.
+        if (granted >= client.quorum() && System.nanoTime() < Watchdog.deadline(sent, lease)) {
             holds.acquired(sent, lease, () -> renew(owner, lease.millis()));
             return null;
         }

@@ -398,6 +398,45 @@ class QuorumTest extends IndependentMastersTest {
         System.out.printf("QuorumTest: late grants gone %d ms after resume%n", millis(System.nanoTime() - resumedAt));
     }
 
+    /**
+     * RedLock's validity allows 1% + 2 ms of drift; the holder's own deadline (stage 4's) keeps
+     * 5% + 2 ms. A round that ends between the two would be a grant already past the deadline the
+     * holder believes it by: reported held, then lost at once. With one master frozen and a 1 s
+     * node timeout the round takes at least 1000 ms; a 1054 ms lease leaves a validity of up to
+     * 41 ms but a deadline 999.3 ms after the send, so the round must be refused and undone.
+     */
+    @Test
+    void aRoundThatEndsPastTheHoldersDeadlineIsNotGranted() throws Exception {
+        String name = "past-deadline";
+        Duration nodeTimeout = Duration.ofSeconds(1);
+        Duration lease = Duration.ofMillis(1054);
+        RedLocks locks = client(options(nodeTimeout));
+        DistLock lock = locks.get(name);
+        CompletableFuture<LeaseLoss> lost = new CompletableFuture<>();
+        lock.onLeaseLost(lost::complete);
+        List<RedisNode> stalled = nodes.subList(4, 5);
+        pause(stalled);
+        try {
+            long start = System.nanoTime();
+            boolean taken = lock.tryLock(Duration.ZERO, lease);
+            long took = System.nanoTime() - start;
+            System.out.printf("QuorumTest: %d ms lease, %d ms round: %s%n", lease.toMillis(), millis(took),
+                    taken ? "granted" : "refused");
+
+            assertFalse(taken, "a round of " + millis(took) + " ms was granted a " + lease.toMillis() + " ms lease, whose "
+                    + "holder's deadline (lease - 5% - 2 ms = 999 ms) had passed: held=" + lock.isHeldByCurrentThread()
+                    + ", loss signalled=" + lost.isDone());
+            for (RedisNode node : nodes.subList(0, 4)) {
+                assertEquals(Map.of(), hash(node, name), node + " kept a grant of a refused round");
+            }
+        } finally {
+            resume(stalled);
+        }
+        Await.until("whatever the stalled node granted late is taken back", Duration.ofSeconds(5),
+                () -> noFieldAnywhere(name, locks));
+        assertFalse(lost.isDone(), "a loss was signalled for a lock that was never reported held: " + lost.getNow(null));
+    }
+
     // ---------------------------------------------------------------- renewal counts only with a quorum
 
     /**
