@@ -6,26 +6,18 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import dev.lockstep.DistLock;
 import dev.lockstep.LockOptions;
-import dev.lockstep.testkit.RedisFixture;
-import dev.lockstep.testkit.RedisNode;
+import dev.lockstep.testkit.InteropNode;
+import dev.lockstep.testkit.LockThread;
 import java.time.Duration;
-import java.util.Arrays;
 import java.util.List;
 import java.util.Map;
 import java.util.concurrent.Callable;
-import java.util.concurrent.ExecutionException;
-import java.util.concurrent.ExecutorService;
-import java.util.concurrent.Executors;
 import java.util.concurrent.Future;
 import java.util.concurrent.TimeUnit;
-import java.util.concurrent.TimeoutException;
 import org.junit.jupiter.api.AfterAll;
 import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.Test;
-import org.redisson.Redisson;
 import org.redisson.api.RLock;
-import org.redisson.api.RedissonClient;
-import org.redisson.config.Config;
 import redis.clients.jedis.RedisClient;
 
 /**
@@ -39,65 +31,44 @@ import redis.clients.jedis.RedisClient;
  */
 class RedissonInteropTest {
 
-    /** How long any single step may take before the test fails instead of hanging. */
-    private static final Duration DEADLINE = Duration.ofSeconds(10);
     /** How long a blocked client tries before giving up: many v3 spins, more than one Redisson round trip. */
     private static final Duration SHORT_WAIT = Duration.ofMillis(200);
 
-    private static RedisFixture fixture;
+    private static InteropNode shared;
     private static RedisClient redis;
     private static ReentrantHashLocks lockstep;
-    private static RedissonClient redisson;
 
     @BeforeAll
     static void start() {
-        fixture = RedisFixture.processes();
-        RedisNode node = fixture.start();
-        redis = node.newClient();
+        shared = new InteropNode();
+        redis = shared.redis();
         lockstep = new ReentrantHashLocks(redis, LockOptions.defaults());
-        Config config = new Config();
-        // Small pools: the test needs a handful of connections, and fewer threads to stop at shutdown.
-        config.useSingleServer()
-                .setAddress("redis://127.0.0.1:" + node.address().getPort())
-                .setConnectionPoolSize(4)
-                .setConnectionMinimumIdleSize(1)
-                .setSubscriptionConnectionPoolSize(2)
-                .setSubscriptionConnectionMinimumIdleSize(1);
-        redisson = Redisson.create(config);
     }
 
     @AfterAll
-    static void stop() throws InterruptedException {
-        if (redisson != null) {
-            redisson.shutdown();
-        }
+    static void stop() {
         if (lockstep != null) {
             lockstep.close();
         }
-        if (redis != null) {
-            redis.close();
+        if (shared != null) {
+            shared.close();
         }
-        if (fixture != null) {
-            fixture.close();
-        }
-        // Later tests share this JVM: Redisson's netty and timer threads must be gone, not just idle.
-        assertNoThreadsNamed("redisson-", "interop-");
     }
 
     @Test
     void aRedissonHolderBlocksV3UntilItUnlocks() throws Exception {
         String name = "redisson-holds";
-        RLock theirs = redisson.getLock(key(name));
+        RLock theirs = shared.redissonLock(name);
         DistLock ours = lockstep.get(name);
-        try (Holder redissonThread = new Holder("redisson"); Holder v3Thread = new Holder("v3")) {
+        try (LockThread redissonThread = new LockThread("redisson"); LockThread v3Thread = new LockThread("v3")) {
             redissonThread.run(theirs::lock);
 
             assertFalse(v3Thread.call(() -> ours.tryLock(SHORT_WAIT, null)), "v3 took a lock Redisson holds");
 
             // v3 spins, so a v3 waiter already parked notices Redisson's release without any message.
-            Future<Boolean> waiting = v3Thread.submit(() -> ours.tryLock(DEADLINE, null));
+            Future<Boolean> waiting = v3Thread.submit(() -> ours.tryLock(LockThread.DEADLINE, null));
             redissonThread.run(theirs::unlock);
-            assertTrue(get(waiting), "v3 did not take the lock after Redisson released it");
+            assertTrue(LockThread.get(waiting, LockThread.DEADLINE), "v3 did not take the lock after Redisson released it");
 
             v3Thread.run(ours::unlock);
         }
@@ -107,9 +78,9 @@ class RedissonInteropTest {
     @Test
     void aV3HolderBlocksRedissonUntilItUnlocks() throws Exception {
         String name = "v3-holds";
-        RLock theirs = redisson.getLock(key(name));
+        RLock theirs = shared.redissonLock(name);
         DistLock ours = lockstep.get(name);
-        try (Holder redissonThread = new Holder("redisson"); Holder v3Thread = new Holder("v3")) {
+        try (LockThread redissonThread = new LockThread("redisson"); LockThread v3Thread = new LockThread("v3")) {
             v3Thread.run(ours::lock);
 
             assertFalse(redissonThread.call(() -> theirs.tryLock(SHORT_WAIT.toMillis(), TimeUnit.MILLISECONDS)),
@@ -130,11 +101,11 @@ class RedissonInteropTest {
     void bothWriteTheSameHashOneFieldPerOwnerCountingHolds() throws Exception {
         String name = "layout";
         String key = key(name);
-        RLock theirs = redisson.getLock(key);
+        RLock theirs = shared.redissonLock(name);
         DistLock ours = lockstep.get(name);
-        try (Holder redissonThread = new Holder("redisson"); Holder v3Thread = new Holder("v3")) {
+        try (LockThread redissonThread = new LockThread("redisson"); LockThread v3Thread = new LockThread("v3")) {
             // Redisson's owner field is its client id, a colon, and the holding thread's id.
-            String redissonOwner = redisson.getId() + ":" + redissonThread.threadId();
+            String redissonOwner = shared.redisson().getId() + ":" + redissonThread.threadId();
             redissonThread.run(theirs::lock);
             assertEquals("hash", redis.type(key));
             assertEquals(Map.of(redissonOwner, "1"), redis.hgetAll(key));
@@ -165,9 +136,9 @@ class RedissonInteropTest {
     @Test
     void aReentrantV3HoldKeepsRedissonOutUntilTheLastUnlock() throws Exception {
         String name = "v3-reenters";
-        RLock theirs = redisson.getLock(key(name));
+        RLock theirs = shared.redissonLock(name);
         DistLock ours = lockstep.get(name);
-        try (Holder redissonThread = new Holder("redisson"); Holder v3Thread = new Holder("v3")) {
+        try (LockThread redissonThread = new LockThread("redisson"); LockThread v3Thread = new LockThread("v3")) {
             Callable<Boolean> redissonTries = () -> theirs.tryLock(SHORT_WAIT.toMillis(), TimeUnit.MILLISECONDS);
             v3Thread.run(ours::lock);
             v3Thread.run(ours::lock);
@@ -186,83 +157,8 @@ class RedissonInteropTest {
         assertFalse(redis.exists(key(name)), "the lock outlived every unlock");
     }
 
-    private static void assertNoThreadsNamed(String... prefixes) throws InterruptedException {
-        long deadline = System.nanoTime() + DEADLINE.toNanos();
-        List<String> left = threadsNamed(prefixes);
-        while (!left.isEmpty() && System.nanoTime() < deadline) {
-            Thread.sleep(50);
-            left = threadsNamed(prefixes);
-        }
-        assertTrue(left.isEmpty(), "threads leaked: " + left);
-    }
-
-    private static List<String> threadsNamed(String... prefixes) {
-        return Thread.getAllStackTraces().keySet().stream()
-                .filter(Thread::isAlive)
-                .map(Thread::getName)
-                .filter(name -> Arrays.stream(prefixes).anyMatch(name::startsWith))
-                .toList();
-    }
-
-    /** The key both clients use: v3 wraps its name in a hash tag, so Redisson is given the wrapped name. */
+    /** The key both clients use: v3 wraps its name in a hash tag. */
     private static String key(String name) {
         return "{" + name + "}";
-    }
-
-    private static <T> T get(Future<T> future) throws Exception {
-        try {
-            return future.get(DEADLINE.toMillis(), TimeUnit.MILLISECONDS);
-        } catch (ExecutionException e) {
-            throw e.getCause() instanceof Exception cause ? cause : e;
-        } catch (TimeoutException e) {
-            future.cancel(true);
-            throw new AssertionError("a lock call took longer than " + DEADLINE, e);
-        }
-    }
-
-    /** A lock step that returns nothing and may throw. */
-    @FunctionalInterface
-    private interface Step {
-        void run() throws Exception;
-    }
-
-    /**
-     * One thread that takes and releases locks: both clients key ownership by thread id, so the
-     * thread that locked must be the one that unlocks. Every step is bounded by {@link #DEADLINE}.
-     */
-    private static final class Holder implements AutoCloseable {
-
-        private final ExecutorService thread;
-        private final long threadId;
-
-        Holder(String role) throws Exception {
-            thread = Executors.newSingleThreadExecutor(task -> new Thread(task, "interop-" + role));
-            threadId = call(() -> Thread.currentThread().getId());
-        }
-
-        long threadId() {
-            return threadId;
-        }
-
-        <T> Future<T> submit(Callable<T> task) {
-            return thread.submit(task);
-        }
-
-        <T> T call(Callable<T> task) throws Exception {
-            return get(submit(task));
-        }
-
-        void run(Step step) throws Exception {
-            call(() -> {
-                step.run();
-                return null;
-            });
-        }
-
-        @Override
-        public void close() throws InterruptedException {
-            thread.shutdownNow();
-            assertTrue(thread.awaitTermination(DEADLINE.toMillis(), TimeUnit.MILLISECONDS), "a holder thread hung");
-        }
     }
 }

@@ -8,22 +8,17 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import dev.lockstep.DistLock;
 import dev.lockstep.LockOptions;
-import dev.lockstep.testkit.RedisFixture;
-import dev.lockstep.testkit.RedisNode;
+import dev.lockstep.testkit.InteropNode;
 import dev.lockstep.testkit.LockThread;
+import dev.lockstep.testkit.RedisNode;
 import java.time.Duration;
-import java.util.Arrays;
-import java.util.List;
 import java.util.Set;
 import java.util.concurrent.Future;
 import java.util.concurrent.TimeUnit;
 import org.junit.jupiter.api.AfterAll;
 import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.Test;
-import org.redisson.Redisson;
 import org.redisson.api.RLock;
-import org.redisson.api.RedissonClient;
-import org.redisson.config.Config;
 import redis.clients.jedis.RedisClient;
 
 /**
@@ -49,59 +44,40 @@ class RedissonInteropTest {
     private static final Duration WOKEN_WITHIN = Duration.ofSeconds(1);
     private static final Duration DEADLINE = Duration.ofSeconds(10);
 
-    private static RedisFixture fixture;
+    private static InteropNode shared;
     private static RedisNode node;
     private static RedisClient redis;
     private static PubSubLocks lockstep;
-    private static RedissonClient redisson;
 
     @BeforeAll
     static void start() throws Exception {
-        fixture = RedisFixture.processes();
-        node = fixture.start();
-        redis = node.newClient();
+        shared = new InteropNode();
+        node = shared.node();
+        redis = shared.redis();
         lockstep = new PubSubLocks(redis, LockOptions.defaults());
-        Config config = new Config();
-        // Small pools: the test needs a handful of connections, and fewer threads to stop at shutdown.
-        config.useSingleServer()
-                .setAddress("redis://127.0.0.1:" + node.address().getPort())
-                .setConnectionPoolSize(4)
-                .setConnectionMinimumIdleSize(1)
-                .setSubscriptionConnectionPoolSize(2)
-                .setSubscriptionConnectionMinimumIdleSize(1);
-        redisson = Redisson.create(config);
         // Both clients' scripts are loaded once, so every later attempt is one script run.
         Probe.warmScripts(node);
         try (LockThread warm = new LockThread("warm-up")) {
-            RLock theirs = redisson.getLock(key("warm-up"));
+            RLock theirs = shared.redissonLock("warm-up");
             warm.run(() -> theirs.lock(LONG_LEASE.toMillis(), TimeUnit.MILLISECONDS));
             warm.run(theirs::unlock);
         }
     }
 
     @AfterAll
-    static void stop() throws InterruptedException {
-        if (redisson != null) {
-            redisson.shutdown();
-        }
+    static void stop() {
         if (lockstep != null) {
             lockstep.close();
         }
-        if (redis != null) {
-            redis.close();
+        if (shared != null) {
+            shared.close();
         }
-        if (fixture != null) {
-            fixture.close();
-        }
-        // Later test classes share this JVM: Redisson's netty and timer threads must be gone, not just idle.
-        Probe.eventually("Redisson's threads outlived its shutdown", DEADLINE,
-                () -> threadsNamed("redisson-", "v5-test-"), List::isEmpty);
     }
 
     @Test
     void eachBlocksTheOther() throws Exception {
         String name = "either-way";
-        RLock theirs = redisson.getLock(key(name));
+        RLock theirs = shared.redissonLock(name);
         DistLock ours = lockstep.get(name);
         try (LockThread redissonThread = new LockThread("redisson"); LockThread v5Thread = new LockThread("v5")) {
             v5Thread.run(() -> ours.lock(LONG_LEASE));
@@ -120,7 +96,7 @@ class RedissonInteropTest {
     @Test
     void aRedissonWaiterIsWokenByV5sUnlock() throws Exception {
         String name = "v5-releases";
-        RLock theirs = redisson.getLock(key(name));
+        RLock theirs = shared.redissonLock(name);
         DistLock ours = lockstep.get(name);
         try (LockThread redissonThread = new LockThread("redisson"); LockThread v5Thread = new LockThread("v5")) {
             v5Thread.run(() -> ours.lock(LONG_LEASE));
@@ -148,7 +124,7 @@ class RedissonInteropTest {
     @Test
     void aV5WaiterIsWokenByRedissonsUnlock() throws Exception {
         String name = "redisson-releases";
-        RLock theirs = redisson.getLock(key(name));
+        RLock theirs = shared.redissonLock(name);
         DistLock ours = lockstep.get(name);
         try (LockThread redissonThread = new LockThread("redisson"); LockThread v5Thread = new LockThread("v5")) {
             redissonThread.run(() -> theirs.lock(LONG_LEASE.toMillis(), TimeUnit.MILLISECONDS));
@@ -176,13 +152,5 @@ class RedissonInteropTest {
     private static void awaitAsleep(String what, String name, long scriptRunsBefore) {
         Probe.eventually(what, DEADLINE, () -> Probe.subscribers(node, channel(name)) >= 1
                 && Probe.scriptRuns(node) - scriptRunsBefore >= 2, asleep -> asleep);
-    }
-
-    private static List<String> threadsNamed(String... prefixes) {
-        return Thread.getAllStackTraces().keySet().stream()
-                .filter(Thread::isAlive)
-                .map(Thread::getName)
-                .filter(name -> Arrays.stream(prefixes).anyMatch(name::startsWith))
-                .toList();
     }
 }
