@@ -99,15 +99,13 @@ final class Lane implements AutoCloseable {
 
     private Reply read(Connection connection, Request request, long deadline) {
         int socketTimeout = connection.getSoTimeout();
+        Reply reply;
         try {
             // Never 0: to a socket that means no timeout at all.
             connection.setSoTimeout((int) Math.max(1, TimeUnit.NANOSECONDS.toMillis(deadline - System.nanoTime())));
-            Object value = request.read(connection);
-            connection.setSoTimeout(socketTimeout);
-            connection.close();
-            return new Reply(value, null);
+            reply = new Reply(request.read(connection), null);
         } catch (JedisConnectionException e) {
-            if (e.getCause() instanceof SocketTimeoutException) {
+            if (timedOut(e)) {
                 // Dropping the connection can mean opening another to the stalled node: the lane's job too.
                 enqueue(request.owner(), () -> {
                     discard(connection);
@@ -118,10 +116,17 @@ final class Lane implements AutoCloseable {
             }
             return new Reply(null, e);
         } catch (JedisException e) {
-            connection.setSoTimeout(socketTimeout);
-            connection.close();
-            return new Reply(null, e);
+            // An error reply: the connection itself is fine.
+            reply = new Reply(null, e);
         }
+        connection.setSoTimeout(socketTimeout);
+        connection.close();
+        return reply;
+    }
+
+    /** Whether the request may still be on its way or waiting in the node, rather than refused or lost with the server. */
+    private static boolean timedOut(JedisException e) {
+        return e instanceof JedisConnectionException && e.getCause() instanceof SocketTimeoutException;
     }
 
     /** Closes a broken connection; the pool replaces it, and a failure to do so is the pool's to report later. */
@@ -142,11 +147,13 @@ final class Lane implements AutoCloseable {
             }
             try {
                 reply.complete(request.run(node));
-            } catch (RuntimeException e) {
+            } catch (JedisException e) {
                 reply.completeExceptionally(e);
-                if (e instanceof JedisConnectionException && e.getCause() instanceof SocketTimeoutException) {
+                if (timedOut(e)) {
                     awaitAnswer();
                 }
+            } catch (RuntimeException e) {
+                reply.completeExceptionally(e);
             }
         });
         return () -> awaitReply(reply, deadline);
@@ -181,8 +188,8 @@ final class Lane implements AutoCloseable {
             try {
                 node.ping();
                 return;
-            } catch (JedisConnectionException e) {
-                if (!(e.getCause() instanceof SocketTimeoutException)) {
+            } catch (JedisException e) {
+                if (!timedOut(e)) {
                     return;
                 }
             }
