@@ -50,17 +50,18 @@ public final class InteropNode implements AutoCloseable {
         return redisson;
     }
 
-    /** Redisson's lock for Lockstep's lock {@code name}: Lockstep keys it {@code {name}}, Redisson keys a lock by its name. */
+    /** Redisson's lock for Lockstep's lock {@code name}, whose key is {@code {name}}: Redisson keys a lock by its name. */
     public RLock redissonLock(String name) {
         return redisson.getLock("{" + name + "}");
     }
 
-    /** Shuts Redisson down and waits until none of its threads is left, then closes the Jedis client and stops the node. */
+    /** Shuts Redisson down and waits until its threads are gone, then closes the Jedis client and stops the node. */
     @Override
     public void close() {
         try {
             redisson.shutdown();
-            Await.until("Redisson's threads end after its shutdown", LockThread.DEADLINE, () -> redissonThreads().isEmpty());
+            Await.until("Redisson's threads end after its shutdown", LockThread.DEADLINE,
+                    () -> redissonThreads().isEmpty());
         } finally {
             redis.close();
             fixture.close();

@@ -40,7 +40,7 @@ public final class Watchdog implements AutoCloseable {
         this.clock = daemon("lockstep-lease-clock-" + clientName);
     }
 
-    /** When a hold of {@code lease}, from a request sent at {@code sentNanos}, stops being believed: the lease less the margin. */
+    /** When a hold of {@code lease}, taken by a request sent at {@code sentNanos}, stops being believed. */
     public static long deadline(long sentNanos, Lease lease) {
         long leaseNanos = TimeUnit.MILLISECONDS.toNanos(lease.millis());
         return sentNanos + leaseNanos - margin(leaseNanos);

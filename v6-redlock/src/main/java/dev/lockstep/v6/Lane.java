@@ -68,7 +68,7 @@ final class Lane implements AutoCloseable {
         return sendsDirectly(request) ? direct(request, deadline) : queued(request, deadline, whenLate);
     }
 
-    /** Sends {@code request} for its effect: read by {@code deadline} if sent directly, else queued and sent however late. */
+    /** Sends {@code request} for its effect: read by {@code deadline} if sent directly, else sent however late. */
     Call tell(Request request, long deadline) {
         if (sendsDirectly(request)) {
             return direct(request, deadline);
@@ -124,7 +124,7 @@ final class Lane implements AutoCloseable {
         return reply;
     }
 
-    /** Whether the request may still be on its way or waiting in the node, rather than refused or lost with the server. */
+    /** Whether the request may still be on its way or waiting in the node, not refused or lost with the server. */
     private static boolean timedOut(JedisException e) {
         return e instanceof JedisConnectionException && e.getCause() instanceof SocketTimeoutException;
     }

@@ -11,7 +11,7 @@ import redis.clients.jedis.UnifiedJedis;
  */
 public final class MultiLocks extends QuorumLocks {
 
-    /** A client that must lock all of {@code nodes}: best {@code RedisClient}s, as for {@link RedLocks}. */
+    /** A client that must lock all of {@code nodes}; {@code RedisClient}s serve best, as for {@link RedLocks}. */
     public MultiLocks(List<UnifiedJedis> nodes, LockOptions options) {
         super(nodes, options, Objects.requireNonNull(nodes, "nodes must not be null").size());
     }

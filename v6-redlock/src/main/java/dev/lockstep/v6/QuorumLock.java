@@ -24,8 +24,9 @@ import redis.clients.jedis.exceptions.JedisConnectionException;
  * The stage-6 lock: stage 5's lock on every node at once. One acquisition sends the lock script
  * to all nodes in parallel and counts the grants; it holds when at least a quorum granted and
  * time is left: RedLock's validity, lease - elapsed - drift with drift = lease x 1% + 2 ms for
- * the nodes' clocks, and more: the holder's own deadline, lease - 5% - 2 ms. Otherwise it undoes its grants everywhere and tries again after a jittered
- * pause (or sleeps on the release channels until a holder lets go).
+ * the nodes' clocks, and more, the holder's own deadline, lease - 5% - 2 ms. Otherwise it undoes
+ * its grants everywhere and tries again after a jittered pause (or sleeps on the release
+ * channels until a holder lets go).
  *
  * <p>The watchdog renews on all nodes and counts a renewal only when a quorum renewed; when no
  * quorum renews within a lease, the holder is told it lost the lock.

@@ -12,7 +12,7 @@ import redis.clients.jedis.UnifiedJedis;
  */
 public final class RedLocks extends QuorumLocks {
 
-    /** A client of the stage-6 lock over the independent masters {@code nodes}: best {@code RedisClient}s, whose pools it borrows from. */
+    /** A client of the stage-6 lock over the independent masters {@code nodes}; {@code RedisClient}s serve best. */
     public RedLocks(List<UnifiedJedis> nodes, LockOptions options) {
         super(nodes, options, Objects.requireNonNull(nodes, "nodes must not be null").size() / 2 + 1);
     }
