@@ -7,6 +7,7 @@ import java.nio.file.Path;
 import java.util.List;
 import java.util.Locale;
 import java.util.Optional;
+import java.util.function.BiFunction;
 import java.util.stream.Collectors;
 
 /**
@@ -74,50 +75,34 @@ public final class Tables {
     }
 
     private void throughput(String benchmark, String title) {
-        heading(title + ", acquisitions per second (and as a multiple of Redisson RLock's at the same threads)");
+        perThreads(title + ", acquisitions per second (and as a multiple of Redisson RLock's at the same threads)",
+                benchmark, (run, threads) -> number(run.primary().score())
+                        + results.find(benchmark, "contender", BASELINE, threads)
+                                .map(b -> " (" + ratio(run.primary().score() / b.primary().score()) + ")").orElse(""));
+    }
+
+    private void timePerAcquisition() {
+        perThreads("Contended: wall time per acquisition in RTTs (1 s / throughput / RTT)", CONTENDED,
+                (run, threads) -> ratio(1e6 / run.primary().score() / rtt));
+    }
+
+    private void work() {
+        perThreads("Contended: Redis work per acquisition, script calls / other requests / all commands", CONTENDED,
+                (run, threads) -> number(run.perAcquisition("scriptCalls")) + " / " + number(otherRequests(run))
+                        + " / " + number(run.perAcquisition("commands")));
+    }
+
+    /** A table of {@code benchmark}: a row per contender, a column per thread count, {@code cell} in each. */
+    private void perThreads(String title, String benchmark, BiFunction<Run, Integer, String> cell) {
+        heading(title);
         List<Integer> threads = results.threads(benchmark);
         headerRow(threadColumns(threads));
         for (Contender contender : Contender.values()) {
             String[] cells = cells(contender, threads.size());
             for (int i = 0; i < threads.size(); i++) {
                 int count = threads.get(i);
-                Optional<Run> run = results.find(benchmark, "contender", contender.name(), count);
-                Optional<Run> baseline = results.find(benchmark, "contender", BASELINE, count);
-                cells[i + 1] = run.map(r -> number(r.primary().score())
-                        + baseline.map(b -> " (" + ratio(r.primary().score() / b.primary().score()) + ")").orElse(""))
-                        .orElse("");
-            }
-            row(cells);
-        }
-        System.out.println();
-    }
-
-    private void timePerAcquisition() {
-        heading("Contended: wall time per acquisition in RTTs (1 s / throughput / RTT)");
-        List<Integer> threads = results.threads(CONTENDED);
-        headerRow(threadColumns(threads));
-        for (Contender contender : Contender.values()) {
-            String[] cells = cells(contender, threads.size());
-            for (int i = 0; i < threads.size(); i++) {
-                cells[i + 1] = results.find(CONTENDED, "contender", contender.name(), threads.get(i))
-                        .map(r -> ratio(1e6 / r.primary().score() / rtt)).orElse("");
-            }
-            row(cells);
-        }
-        System.out.println();
-    }
-
-    private void work() {
-        heading("Contended: Redis work per acquisition, script calls / other requests / all commands");
-        List<Integer> threads = results.threads(CONTENDED);
-        headerRow(threadColumns(threads));
-        for (Contender contender : Contender.values()) {
-            String[] cells = cells(contender, threads.size());
-            for (int i = 0; i < threads.size(); i++) {
-                cells[i + 1] = results.find(CONTENDED, "contender", contender.name(), threads.get(i))
-                        .map(r -> number(r.perAcquisition("scriptCalls")) + " / " + number(otherRequests(r))
-                                + " / " + number(r.perAcquisition("commands")))
-                        .orElse("");
+                cells[i + 1] = results.find(benchmark, "contender", contender.name(), count)
+                        .map(run -> cell.apply(run, count)).orElse("");
             }
             row(cells);
         }

@@ -19,7 +19,6 @@ import java.util.List;
 import java.util.Map;
 import java.util.Set;
 import java.util.concurrent.Callable;
-import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.ExecutorService;
 import java.util.concurrent.Executors;
 import java.util.concurrent.Future;
@@ -324,26 +323,18 @@ class ClusterTest {
         Duration lease = Duration.ofSeconds(10);
         String channel = CHANNEL_PREFIX + key(name);
         lockA.lock(lease);
-        AtomicReference<Thread> waiter = new AtomicReference<>();
-        CompletableFuture<Long> acquiredAt = new CompletableFuture<>();
-        Thread thread = new Thread(() -> {
-            waiter.set(Thread.currentThread());
-            try {
-                if (lockB.tryLock(Duration.ofSeconds(20), null)) {
-                    acquiredAt.complete(System.nanoTime());
-                    lockB.unlock();
-                } else {
-                    acquiredAt.completeExceptionally(new AssertionError("B gave up waiting"));
+        try (LockThread waiter = new LockThread("cluster-waiter")) {
+            Future<Long> acquiredAt = waiter.submit(() -> {
+                if (!lockB.tryLock(Duration.ofSeconds(20), null)) {
+                    throw new AssertionError("B gave up waiting");
                 }
-            } catch (Throwable t) {
-                acquiredAt.completeExceptionally(t);
-            }
-        }, "cluster-waiter");
-        thread.start();
-        try {
+                long acquired = System.nanoTime();
+                lockB.unlock();
+                return acquired;
+            });
             // Asleep on the channel: Redis counts the subscription and the waiter is parked on its semaphore.
             Await.until("B subscribed to " + channel, Duration.ofSeconds(5), () -> subscribers(channel) == 1);
-            Await.until("B parked", Duration.ofSeconds(5), () -> thread.getState() == Thread.State.TIMED_WAITING);
+            Await.until("B parked", Duration.ofSeconds(5), () -> waiter.thread().getState() == Thread.State.TIMED_WAITING);
             Await.pause(Duration.ofMillis(100));
             long pttl;
             try (Jedis admin = names.get(name).admin()) {
@@ -353,15 +344,12 @@ class ClusterTest {
             String subscribedOn = subscriberNode(channel);
             long released = System.nanoTime();
             lockA.unlock();
-            long woke = acquiredAt.get(5, TimeUnit.SECONDS);
+            long woke = LockThread.get(acquiredAt, Duration.ofSeconds(5));
             Duration lag = Duration.ofNanos(woke - released);
             log.info("lock '{}' on {}: waiter subscribed via {}, woken {} ms after the release (holder's PTTL was {} ms)",
                     name, names.get(name).label(), subscribedOn, lag.toMillis(), pttl);
             assertTrue(lag.compareTo(Duration.ofMillis(1000)) < 0,
                     "the publish must wake the waiter well before the " + pttl + " ms PTTL; it took " + lag.toMillis() + " ms");
-        } finally {
-            thread.join(TimeUnit.SECONDS.toMillis(25));
-            assertFalse(thread.isAlive(), "waiter thread ended");
         }
         Await.until("B unsubscribed", Duration.ofSeconds(5), () -> b.subscribedChannels().isEmpty());
     }

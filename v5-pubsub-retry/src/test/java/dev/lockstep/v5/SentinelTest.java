@@ -18,7 +18,7 @@ import java.util.ArrayList;
 import java.util.List;
 import java.util.Set;
 import java.util.concurrent.Callable;
-import java.util.concurrent.CompletableFuture;
+import java.util.concurrent.Future;
 import java.util.concurrent.TimeUnit;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.Timeout;
@@ -122,37 +122,29 @@ class SentinelTest {
             });
             assertTrue(unlockByB instanceof IllegalMonitorStateException, "B's unlock must throw " + when);
 
-            CompletableFuture<Long> bAcquired = new CompletableFuture<>();
-            Thread waiter = new Thread(() -> {
-                try {
-                    if (lockB.tryLock(Duration.ofSeconds(20), lease)) {
-                        bAcquired.complete(System.nanoTime());
-                        lockB.unlock();
-                    } else {
-                        bAcquired.completeExceptionally(new AssertionError("B gave up"));
+            try (LockThread waiter = new LockThread("sentinel-waiter")) {
+                Future<Long> bAcquired = waiter.submit(() -> {
+                    if (!lockB.tryLock(Duration.ofSeconds(20), lease)) {
+                        throw new AssertionError("B gave up");
                     }
-                } catch (Throwable t) {
-                    bAcquired.completeExceptionally(t);
-                }
-            }, "sentinel-waiter");
-            waiter.start();
-            try {
+                    long acquired = System.nanoTime();
+                    lockB.unlock();
+                    return acquired;
+                });
                 String channel = "redisson_lock__channel:" + key;
                 Await.until("B subscribed on " + master.label() + " " + when, Duration.ofSeconds(5),
                         () -> admin.pubsubNumSub(channel).getOrDefault(channel, 0L) == 1);
-                Await.until("B parked", Duration.ofSeconds(5), () -> waiter.getState() == Thread.State.TIMED_WAITING);
+                Await.until("B parked", Duration.ofSeconds(5),
+                        () -> waiter.thread().getState() == Thread.State.TIMED_WAITING);
                 Await.pause(Duration.ofMillis(100));
                 long pttl = admin.pttl(key);
                 assertTrue(pttl > 5_000, "A's lease has long to run: " + pttl);
                 long released = System.nanoTime();
                 lockA.unlock();
-                Duration lag = Duration.ofNanos(bAcquired.get(5, TimeUnit.SECONDS) - released);
+                Duration lag = Duration.ofNanos(LockThread.get(bAcquired, Duration.ofSeconds(5)) - released);
                 log.info("{} on {}: B woken {} ms after A's release (A's PTTL was {} ms)", when, master.label(),
                         lag.toMillis(), pttl);
                 assertTrue(lag.compareTo(WAKE_WITHIN) < 0, "the publish woke B " + when + " after " + lag.toMillis() + " ms");
-            } finally {
-                waiter.join(TimeUnit.SECONDS.toMillis(25));
-                assertFalse(waiter.isAlive(), "waiter ended");
             }
             assertFalse(admin.exists(key), "released on " + master.label() + " " + when);
         }
