@@ -80,6 +80,21 @@ class InterruptTest extends OneNodeTest {
     }
 
     /** No owner field of {@code client} in the lock's hash: it holds nothing there. */
+    /** Interrupts the waiter: it must throw promptly, believe it holds nothing, and leave no field or subscription. */
+    private static void interruptAndExpectCleanExit(LockThread waiter, Future<Outcome> waiting, PubSubLocks waiters,
+                                                    String name) throws Exception {
+        long interruptedAt = System.nanoTime();
+        waiter.thread().interrupt();
+        Outcome outcome = LockThread.get(waiting, DEADLINE);
+
+        assertTrue(outcome.threw(), "the interrupted waiter did not throw InterruptedException: " + outcome);
+        assertTrue(outcome.at() - interruptedAt < PROMPTLY.toNanos(), "the interrupted waiter threw only after "
+                + TimeUnit.NANOSECONDS.toMillis(outcome.at() - interruptedAt) + " ms");
+        assertFalse(outcome.heldAfter(), "the interrupted waiter thinks it holds the lock");
+        assertNoFieldOf(waiters, name);
+        assertNoSubscriptionLeft(waiters, name);
+    }
+
     private static void assertNoFieldOf(PubSubLocks client, String name) {
         Set<String> owners = Probe.owners(node, name);
         assertTrue(owners.stream().noneMatch(field -> field.startsWith(client.clientId() + ":")),
@@ -106,16 +121,7 @@ class InterruptTest extends OneNodeTest {
             Future<Outcome> waiting = waiter.submit(() -> Outcome.of(waiters.get(name), how));
             awaitAsleep(before);
 
-            long interruptedAt = System.nanoTime();
-            waiter.thread().interrupt();
-            Outcome outcome = LockThread.get(waiting, DEADLINE);
-
-            assertTrue(outcome.threw(), "the interrupted waiter did not throw InterruptedException: " + outcome);
-            assertTrue(outcome.at() - interruptedAt < PROMPTLY.toNanos(), "the interrupted waiter threw only after "
-                    + TimeUnit.NANOSECONDS.toMillis(outcome.at() - interruptedAt) + " ms");
-            assertFalse(outcome.heldAfter(), "the interrupted waiter thinks it holds the lock");
-            assertNoFieldOf(waiters, name);
-            assertNoSubscriptionLeft(waiters, name);
+            interruptAndExpectCleanExit(waiter, waiting, waiters, name);
 
             // The lock is still the holder's alone, and free once it lets go.
             assertEquals(Set.of(holders.clientId() + ":" + holder.threadId()), Probe.owners(node, name));
@@ -306,16 +312,7 @@ class InterruptTest extends OneNodeTest {
                     () -> Probe.scriptRuns(node) - before, delta -> delta >= 1);
             assertTrue(waiters.subscribedChannels().isEmpty(), "precondition: the waiter has not subscribed yet");
 
-            long interruptedAt = System.nanoTime();
-            waiter.thread().interrupt();
-            Outcome outcome = LockThread.get(waiting, DEADLINE);
-
-            assertTrue(outcome.threw(), "the interrupted waiter did not throw InterruptedException: " + outcome);
-            assertTrue(outcome.at() - interruptedAt < PROMPTLY.toNanos(), "the interrupted waiter threw only after "
-                    + TimeUnit.NANOSECONDS.toMillis(outcome.at() - interruptedAt) + " ms");
-            assertFalse(outcome.heldAfter(), "the interrupted waiter thinks it holds the lock");
-            assertNoFieldOf(waiters, name);
-            assertNoSubscriptionLeft(waiters, name);
+            interruptAndExpectCleanExit(waiter, waiting, waiters, name);
             holder.run(() -> holders.get(name).unlock());
         }
     }
