@@ -1,6 +1,5 @@
 package dev.lockstep.testkit;
 
-import java.util.List;
 import org.redisson.Redisson;
 import org.redisson.api.RLock;
 import org.redisson.api.RedissonClient;
@@ -61,7 +60,7 @@ public final class InteropNode implements AutoCloseable {
         try {
             redisson.shutdown();
             Await.until("Redisson's threads end after its shutdown", LockThread.DEADLINE,
-                    () -> redissonThreads().isEmpty());
+                    () -> Threads.named("redisson-").isEmpty());
         } finally {
             redis.close();
             fixture.close();
@@ -78,13 +77,5 @@ public final class InteropNode implements AutoCloseable {
                 .setSubscriptionConnectionPoolSize(2)
                 .setSubscriptionConnectionMinimumIdleSize(1);
         return Redisson.create(config);
-    }
-
-    private static List<String> redissonThreads() {
-        return Thread.getAllStackTraces().keySet().stream()
-                .filter(Thread::isAlive)
-                .map(Thread::getName)
-                .filter(name -> name.startsWith("redisson-"))
-                .toList();
     }
 }

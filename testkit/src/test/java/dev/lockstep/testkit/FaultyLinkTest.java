@@ -13,7 +13,6 @@ import java.net.SocketException;
 import java.net.SocketTimeoutException;
 import java.nio.charset.StandardCharsets;
 import java.time.Duration;
-import java.util.List;
 import org.junit.jupiter.api.AfterAll;
 import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.Test;
@@ -130,14 +129,14 @@ class FaultyLinkTest {
             link.delay(Duration.ofSeconds(30));
             send(busy, "PING");
             Await.until("accept thread and two pumps per connection", Duration.ofSeconds(5),
-                    () -> threadsNamed(prefix).size() == 5);
+                    () -> Threads.named(prefix).size() == 5);
 
             long start = System.nanoTime();
             link.close();
             Duration took = Duration.ofNanos(System.nanoTime() - start);
             assertTrue(took.compareTo(Duration.ofSeconds(2)) < 0, "close() took " + took);
 
-            Await.until("no " + prefix + " thread alive", Duration.ofSeconds(2), () -> threadsNamed(prefix).isEmpty());
+            Await.until("no " + prefix + " thread alive", Duration.ofSeconds(2), () -> Threads.named(prefix).isEmpty());
             idle.setSoTimeout(5000);
             assertConnectionEnds(idle);
             busy.setSoTimeout(5000);
@@ -188,11 +187,5 @@ class FaultyLinkTest {
             }
         }
         return line.toString();
-    }
-
-    private static List<Thread> threadsNamed(String prefix) {
-        return Thread.getAllStackTraces().keySet().stream()
-                .filter(t -> t.isAlive() && t.getName().startsWith(prefix))
-                .toList();
     }
 }

@@ -12,6 +12,7 @@ import dev.lockstep.testkit.Await;
 import dev.lockstep.testkit.RedisFixture;
 import dev.lockstep.testkit.RedisNode;
 import dev.lockstep.testkit.RedisTraffic;
+import dev.lockstep.testkit.Threads;
 import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;
@@ -125,8 +126,9 @@ class WatchdogTest {
             held.add(lock);
         }
         Thread.sleep(TIMEOUT.toMillis());
-        assertEquals(1, threads("lockstep-watchdog-" + locks.clientId().substring(0, 8)));
-        assertEquals(1, threads("lockstep-lease-clock-" + locks.clientId().substring(0, 8)));
+        String client = locks.clientId().substring(0, 8);
+        assertEquals(1, Threads.named("lockstep-watchdog-" + client).size());
+        assertEquals(1, Threads.named("lockstep-lease-clock-" + client).size());
         held.forEach(DistLock::unlock);
     }
 
@@ -136,17 +138,13 @@ class WatchdogTest {
         locks.get("abandoned").lock();
         locks.close();
         Await.until("the abandoned lease runs out", BOUND, () -> redis.pttl("{abandoned}") == -2);
-        Await.until("the watchdog threads end", BOUND, () -> threads("lockstep-watchdog-" + locks.clientId().substring(0, 8)) == 0
-                && threads("lockstep-lease-clock-" + locks.clientId().substring(0, 8)) == 0);
+        String client = locks.clientId().substring(0, 8);
+        Await.until("the watchdog threads end", BOUND, () -> Threads.named("lockstep-watchdog-" + client).isEmpty()
+                && Threads.named("lockstep-lease-clock-" + client).isEmpty());
     }
 
     private long scriptCalls() {
         Map<String, Long> calls = RedisTraffic.commandstats(node);
         return calls.getOrDefault("evalsha", 0L) + calls.getOrDefault("eval", 0L);
-    }
-
-    private static long threads(String prefix) {
-        return Thread.getAllStackTraces().keySet().stream()
-                .filter(t -> t.isAlive() && t.getName().startsWith(prefix)).count();
     }
 }

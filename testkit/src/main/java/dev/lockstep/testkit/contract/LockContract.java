@@ -22,6 +22,7 @@ import dev.lockstep.testkit.Scenario;
 import dev.lockstep.testkit.ScenarioContext;
 import dev.lockstep.testkit.Scoreboard;
 import dev.lockstep.testkit.Stage;
+import dev.lockstep.testkit.Threads;
 import dev.lockstep.testkit.explore.ScheduleExplorer;
 import dev.lockstep.testkit.scenario.Catalog;
 import java.nio.file.Path;
@@ -94,20 +95,12 @@ public abstract class LockContract {
     /** Every scenario, client and fault closed what it started: no testkit or stage thread may outlive them. */
     private static void assertNoLockstepThreadsLeft() throws InterruptedException {
         long deadline = System.nanoTime() + BOUNDED.toNanos();
-        List<String> left = lockstepThreads();
+        List<String> left = Threads.named("lockstep-");
         while (!left.isEmpty() && System.nanoTime() < deadline) {
             Thread.sleep(50);
-            left = lockstepThreads();
+            left = Threads.named("lockstep-");
         }
         assertTrue(left.isEmpty(), "threads leaked: " + left);
-    }
-
-    private static List<String> lockstepThreads() {
-        return Thread.getAllStackTraces().keySet().stream()
-                .filter(Thread::isAlive)
-                .map(Thread::getName)
-                .filter(name -> name.startsWith("lockstep-"))
-                .toList();
     }
 
     private boolean claims(Guarantee guarantee) {
