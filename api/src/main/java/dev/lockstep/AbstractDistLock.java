@@ -22,6 +22,7 @@ import redis.clients.jedis.exceptions.JedisConnectionException;
  */
 public abstract class AbstractDistLock implements DistLock {
 
+    /** A wait without end, as {@link Args#waitNanos} gives it. */
     private static final long FOREVER = -1;
 
     private final String name;
@@ -113,16 +114,20 @@ public abstract class AbstractDistLock implements DistLock {
     public final void lock(Duration lease) {
         Lease leaseAsked = lease(lease);
         boolean interrupted = false;
-        while (true) {
-            try {
-                acquire(leaseAsked, FOREVER);
-                break;
-            } catch (InterruptedException e) {
-                interrupted = true;
+        try {
+            while (true) {
+                try {
+                    acquire(leaseAsked, FOREVER);
+                    return;
+                } catch (InterruptedException e) {
+                    interrupted = true;
+                }
             }
-        }
-        if (interrupted) {
-            Thread.currentThread().interrupt();
+        } finally {
+            // Also when the acquisition failed: the caller's interrupt is theirs, not ours to swallow.
+            if (interrupted) {
+                Thread.currentThread().interrupt();
+            }
         }
     }
 
@@ -141,13 +146,13 @@ public abstract class AbstractDistLock implements DistLock {
         if (unit == null) {
             throw new NullPointerException("unit must not be null");
         }
-        return acquire(lease(null), Math.max(0, unit.toNanos(time)));
+        return acquire(lease(null), Args.waitNanos(Duration.ofNanos(Math.max(0, unit.toNanos(time))), "time"));
     }
 
     @Override
     public final boolean tryLock(Duration wait, Duration lease) throws InterruptedException {
-        Args.notNegative(wait, "wait");
-        return acquire(lease(lease), wait.toNanos());
+        long waitNanos = Args.waitNanos(wait, "wait");
+        return acquire(lease(lease), waitNanos);
     }
 
     @Override
@@ -168,7 +173,8 @@ public abstract class AbstractDistLock implements DistLock {
         }
         long deadline = System.nanoTime() + waitNanos;
         long spinNanos = options().spinInterval().toNanos();
-        while (!attempt(lease)) {
+        Patience patience = patience(waitNanos);
+        while (!patience.attempt(() -> attempt(lease), false)) {
             long left = waitNanos == FOREVER ? spinNanos : deadline - System.nanoTime();
             if (left <= 0) {
                 return false;
@@ -178,17 +184,37 @@ public abstract class AbstractDistLock implements DistLock {
         return true;
     }
 
+    /**
+     * How long a wait of {@code waitNanos} rides out attempts that cannot reach Redis: ten spin
+     * intervals (1 s by default), none for a single try.
+     */
+    protected Patience patience(long waitNanos) {
+        return new Patience(waitNanos == 0 ? Duration.ZERO : options().spinInterval().multipliedBy(10));
+    }
+
     /** One attempt, with a connection failure turned into a {@link LockException} naming this lock. */
     protected final boolean attempt(Lease lease) {
         return ask("acquire", () -> tryAcquireOnce(lease));
     }
 
-    /** Runs {@code call} against Redis; a connection failure becomes a {@link LockException} naming this lock. */
+    /**
+     * Runs {@code call} against Redis; a connection failure becomes a {@link LockException} naming this lock.
+     * A closed client sends nothing: the call throws {@link IllegalStateException} first.
+     */
     protected final <T> T ask(String operation, Supplier<T> call) {
+        checkOpen(operation);
         try {
             return call.get();
         } catch (JedisConnectionException e) {
             throw new LockException(name, operation, e);
+        }
+    }
+
+    /** Throws {@link IllegalStateException} if this lock's client is closed: its background work is gone. */
+    protected final void checkOpen(String operation) {
+        if (client.isClosed()) {
+            throw new IllegalStateException("lock '" + name + "': its Locks is closed, so " + operation
+                    + " sends nothing (locks it held expire with their leases)");
         }
     }
 

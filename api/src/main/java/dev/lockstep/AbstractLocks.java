@@ -2,7 +2,9 @@ package dev.lockstep;
 
 import java.util.Collections;
 import java.util.EnumSet;
+import java.util.IdentityHashMap;
 import java.util.List;
+import java.util.Map;
 import java.util.Objects;
 import java.util.Set;
 import java.util.UUID;
@@ -31,6 +33,15 @@ public abstract class AbstractLocks implements Locks {
         if (nodes.isEmpty() || nodes.stream().anyMatch(Objects::isNull)) {
             throw new IllegalArgumentException("nodes must be a non-empty list of clients, was " + nodes);
         }
+        Map<UnifiedJedis, Integer> seen = new IdentityHashMap<>();
+        for (int i = 0; i < nodes.size(); i++) {
+            Integer first = seen.putIfAbsent(nodes.get(i), i);
+            if (first != null) {
+                // One server counted twice would make a quorum out of fewer servers than it claims.
+                throw new IllegalArgumentException("nodes must be distinct clients, one per master: nodes["
+                        + first + "] and nodes[" + i + "] are the same client");
+            }
+        }
         this.nodes = List.copyOf(nodes);
         this.options = Objects.requireNonNull(options, "options must not be null");
         this.guarantees = Collections.unmodifiableSet(guarantees.isEmpty()
@@ -43,6 +54,10 @@ public abstract class AbstractLocks implements Locks {
     @Override
     public final DistLock get(String name) {
         Args.name(name, "name");
+        if (name.startsWith("}")) {
+            // The key {name} would then have an empty hash tag: key and channel would hash whole, to different slots.
+            throw new IllegalArgumentException("name must not start with '}' (Redis Cluster hash tags), was " + name);
+        }
         if (closed) {
             throw new IllegalStateException("this Locks is closed; cannot get lock '" + name + "'");
         }

@@ -12,8 +12,18 @@ public enum Guarantee {
     LEASE_RENEWAL,
     /** A holder that loses its lease is told before another client can hold the lock. */
     LEASE_LOSS_SIGNAL,
+    /**
+     * A lock call whose reply was lost (Redis ran it, the caller heard nothing) may simply be
+     * retried: the grant it left behind ends with the caller's last unlock, not a lease later, nor never.
+     */
+    RETRY_SAFE,
     /** Waiters sleep until a release instead of polling Redis. */
     EFFICIENT_WAIT,
+    /**
+     * A waiter whose subscription connection was dropped still wakes within moments of a release
+     * published while nobody listened, not a holder's lease later.
+     */
+    WAKE_AFTER_RECONNECT,
     /** The lock survives the loss of a Redis master. */
     FAILOVER_SAFE,
     /** With replica sync on, an acquisition counts only once a replica has it: the lock survives a failover to it. */

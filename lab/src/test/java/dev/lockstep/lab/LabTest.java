@@ -54,6 +54,20 @@ class LabTest {
     }
 
     @Test
+    void aShortSoakReportsEveryColumnAndWritesTheReport(@TempDir Path dir) throws Exception {
+        Path report = dir.resolve("soak.md");
+        int status = lab("soak", "--minutes", "0.2", "--seed", "1", "--stages", "v5-pubsub-retry", "--report",
+                report.toString());
+
+        assertEquals(0, status, out::toString);
+        String written = Files.readString(report);
+        assertTrue(written.contains("seed 1"), written);
+        assertTrue(written.matches("(?s).*\\| v5-pubsub-retry \\| \\d+ \\| [1-9]\\d* \\|.*"),
+                "some faults and many acquisitions: " + written);
+        assertTrue(written.contains("Overlaps: none.") && written.contains("Stuck holds: none."), written);
+    }
+
+    @Test
     void unknownStageIsAUsageErrorListingTheKnownOnes() {
         int status = lab("run", "v9-nope", "foreign-unlock");
 

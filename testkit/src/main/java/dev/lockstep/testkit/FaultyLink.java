@@ -8,6 +8,7 @@ import java.net.InetAddress;
 import java.net.InetSocketAddress;
 import java.net.ServerSocket;
 import java.net.Socket;
+import java.nio.charset.StandardCharsets;
 import java.time.Duration;
 import java.util.Set;
 import java.util.concurrent.ConcurrentHashMap;
@@ -36,6 +37,8 @@ public final class FaultyLink implements AutoCloseable {
     private final AtomicInteger connections = new AtomicInteger();
     private final Thread acceptor;
     private volatile boolean blackholed;
+    private volatile boolean losingReplies;
+    private volatile boolean freezingNewSubscribers;
     private volatile Duration delay = Duration.ZERO;
     private volatile boolean closed;
 
@@ -64,9 +67,39 @@ public final class FaultyLink implements AutoCloseable {
         return new HostAndPort(HOST, server.getLocalPort());
     }
 
-    /** Silently drops every byte in both directions, on open and new connections, until {@link #heal()}. */
+    /**
+     * Silently drops every byte in both directions, on open and new connections, until
+     * {@link #heal()}: to the peers every connection is half-open, alive but silent.
+     */
     public synchronized void blackhole() {
         blackholed = true;
+    }
+
+    /**
+     * Forwards requests but drops every reply, until {@link #heal()}: the server runs what it is
+     * asked, and the client never hears that it did (a reply lost on the way back).
+     */
+    public synchronized void loseReplies() {
+        losingReplies = true;
+    }
+
+    /**
+     * Freezes every open connection that has subscribed to a channel: from now on nothing crosses
+     * it in either direction, and it is never closed (a half-open connection whose peer vanished
+     * without a FIN or RST). Other connections, and new ones, are not touched; {@link #heal()}
+     * does not thaw it.
+     */
+    public void freezeSubscribers() {
+        pipes.stream().filter(pipe -> pipe.subscribed).forEach(pipe -> pipe.frozen = true);
+    }
+
+    /**
+     * {@link #freezeSubscribers()}, and from now on also every connection that sends a SUBSCRIBE,
+     * before the SUBSCRIBE reaches Redis: a subscription is never confirmed.
+     */
+    public void freezeEverySubscriber() {
+        freezingNewSubscribers = true;
+        freezeSubscribers();
     }
 
     /** Forwards each chunk only {@code delay} after it was read, keeping the order per direction. */
@@ -80,6 +113,7 @@ public final class FaultyLink implements AutoCloseable {
     /** Back to plain forwarding; connections that lost bytes while blackholed are reset. */
     public synchronized void heal() {
         blackholed = false;
+        losingReplies = false;
         delay = Duration.ZERO;
         // A TCP stream with a hole in it never happens on a real network: the peers would either get
         // the bytes late (retransmission) or lose the connection. Forwarding again after a hole would
@@ -135,13 +169,13 @@ public final class FaultyLink implements AutoCloseable {
             Pipe pipe = new Pipe(client, upstream);
             pipes.add(pipe);
             int n = connections.incrementAndGet();
-            newThread(n + "-up", () -> pump(client, upstream, pipe)).start();
-            newThread(n + "-down", () -> pump(upstream, client, pipe)).start();
+            newThread(n + "-up", () -> pump(client, upstream, pipe, false)).start();
+            newThread(n + "-down", () -> pump(upstream, client, pipe, true)).start();
         }
     }
 
     /** Copies one direction of one connection until either side closes; then closes both. */
-    private void pump(Socket from, Socket to, Pipe pipe) {
+    private void pump(Socket from, Socket to, Pipe pipe, boolean replies) {
         byte[] buffer = new byte[16 * 1024];
         try {
             InputStream in = from.getInputStream();
@@ -153,7 +187,11 @@ public final class FaultyLink implements AutoCloseable {
                     // Sleeping in the reader keeps the order and adds at least the delay to each chunk.
                     TimeUnit.NANOSECONDS.sleep(delayNanos);
                 }
-                if (dropped(pipe)) {
+                if (!replies && !pipe.subscribed && subscribes(buffer, n)) {
+                    pipe.subscribed = true;
+                    pipe.frozen = freezingNewSubscribers;
+                }
+                if (pipe.frozen || dropped(pipe, replies)) {
                     continue;
                 }
                 out.write(buffer, 0, n);
@@ -166,12 +204,18 @@ public final class FaultyLink implements AutoCloseable {
         }
     }
 
-    /** Whether this chunk falls into the blackhole; atomic with {@link #heal()} so no hole goes unnoticed. */
-    private synchronized boolean dropped(Pipe pipe) {
-        if (blackholed) {
+    /** Whether this chunk is lost; atomic with {@link #heal()} so no hole goes unnoticed. */
+    private synchronized boolean dropped(Pipe pipe, boolean replies) {
+        boolean lost = blackholed || (replies && losingReplies);
+        if (lost) {
             pipe.lostBytes = true;
         }
-        return blackholed;
+        return lost;
+    }
+
+    /** Whether a client's chunk carries a SUBSCRIBE command (Jedis writes command names in upper case). */
+    private static boolean subscribes(byte[] buffer, int length) {
+        return new String(buffer, 0, length, StandardCharsets.ISO_8859_1).contains("SUBSCRIBE\r\n");
     }
 
     /** A daemon thread that {@link #close()} will end and join. */
@@ -206,6 +250,8 @@ public final class FaultyLink implements AutoCloseable {
         private final Socket client;
         private final Socket upstream;
         private volatile boolean lostBytes;
+        private volatile boolean subscribed;
+        private volatile boolean frozen;
 
         Pipe(Socket client, Socket upstream) {
             this.client = client;

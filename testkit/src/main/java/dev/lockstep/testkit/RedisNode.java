@@ -5,6 +5,7 @@ import redis.clients.jedis.DefaultJedisClientConfig;
 import redis.clients.jedis.HostAndPort;
 import redis.clients.jedis.Jedis;
 import redis.clients.jedis.JedisClientConfig;
+import redis.clients.jedis.Protocol;
 import redis.clients.jedis.RedisClient;
 import redis.clients.jedis.exceptions.JedisException;
 
@@ -60,6 +61,18 @@ public interface RedisNode extends AutoCloseable {
                 .socketTimeoutMillis((int) CLIENT_TIMEOUT.toMillis())
                 .serverDefaultProtocol()
                 .build());
+    }
+
+    /**
+     * {@code CLIENT KILL TYPE type}: the server drops every client connection of that type
+     * ({@code normal} or {@code pubsub}); the server and its data stay. Returns how many it dropped.
+     */
+    default long killClients(String type) {
+        try (Jedis admin = admin()) {
+            // The admin connection is of type normal too: it may be dropped with the others, after the reply.
+            return (Long) admin.sendCommand(Protocol.Command.CLIENT, "KILL", "TYPE", type,
+                    "SKIPME", "yes");
+        }
     }
 
     /** SIGKILL: the server dies at once, losing everything not on disk. */

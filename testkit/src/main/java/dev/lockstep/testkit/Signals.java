@@ -5,18 +5,18 @@ import java.io.UncheckedIOException;
 import java.util.concurrent.TimeUnit;
 
 /** POSIX signals the JDK has no API for: SIGSTOP and SIGCONT, sent with {@code kill}. */
-final class Signals {
+public final class Signals {
 
     private Signals() {
     }
 
     /** Freezes {@code process}: a real stop-the-world pause, sockets open, nothing answered. */
-    static void stop(Process process) {
+    public static void stop(Process process) {
         send(process, "STOP");
     }
 
     /** Thaws a {@link #stop stopped} process. */
-    static void resume(Process process) {
+    public static void resume(Process process) {
         send(process, "CONT");
     }
 

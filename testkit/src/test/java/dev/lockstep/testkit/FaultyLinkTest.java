@@ -13,12 +13,16 @@ import java.net.SocketException;
 import java.net.SocketTimeoutException;
 import java.nio.charset.StandardCharsets;
 import java.time.Duration;
+import java.util.List;
+import java.util.concurrent.CopyOnWriteArrayList;
 import org.junit.jupiter.api.AfterAll;
 import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.Test;
 import redis.clients.jedis.HostAndPort;
 import redis.clients.jedis.Jedis;
+import redis.clients.jedis.JedisPubSub;
 import redis.clients.jedis.RedisClient;
+import redis.clients.jedis.exceptions.JedisConnectionException;
 
 /** {@link FaultyLink} in front of a real redis-server. */
 class FaultyLinkTest {
@@ -187,5 +191,79 @@ class FaultyLinkTest {
             }
         }
         return line.toString();
+    }
+
+    @Test
+    void lostRepliesLeaveTheRequestRunAndTheClientUninformed() {
+        try (FaultyLink link = FaultyLink.to(node.address());
+             RedisClient client = RedisNode.newClient(link.address());
+             Jedis direct = node.admin()) {
+            assertEquals("PONG", client.ping());
+            link.loseReplies();
+            assertThrows(JedisConnectionException.class, () -> client.set("faultylink:lost-reply", "ran"));
+            assertEquals("ran", direct.get("faultylink:lost-reply"), "the server ran the request");
+            link.heal();
+            assertEquals("ran", client.get("faultylink:lost-reply"), "healed, the link forwards replies again");
+        }
+    }
+
+    @Test
+    void aFrozenSubscriberHearsNothingWhileOtherConnectionsWork() throws Exception {
+        try (FaultyLink link = FaultyLink.to(node.address());
+             Jedis subscriber = new Jedis(link.address());
+             RedisClient client = RedisNode.newClient(link.address());
+             Jedis direct = node.admin()) {
+            List<String> heard = new CopyOnWriteArrayList<>();
+            JedisPubSub listener = new JedisPubSub() {
+                @Override
+                public void onMessage(String channel, String message) {
+                    heard.add(message);
+                }
+            };
+            Thread reader = new Thread(() -> {
+                try {
+                    subscriber.subscribe(listener, "faultylink:channel");
+                } catch (JedisConnectionException closedAtTheEnd) {
+                    // The test closes the frozen connection when it is done.
+                }
+            }, "lockstep-test-reader");
+            reader.setDaemon(true);
+            reader.start();
+            Await.until("the subscription is on", Duration.ofSeconds(5), () -> direct.pubsubNumSub("faultylink:channel")
+                    .get("faultylink:channel") == 1);
+            direct.publish("faultylink:channel", "before");
+            Await.until("the first message arrives", Duration.ofSeconds(5), () -> heard.contains("before"));
+            link.freezeSubscribers();
+            direct.publish("faultylink:channel", "after");
+            assertEquals("PONG", client.ping(), "a connection that never subscribed is not frozen");
+            assertEquals(1L, direct.pubsubNumSub("faultylink:channel").get("faultylink:channel"),
+                    "a frozen connection stays open: the server still counts the subscriber");
+            assertEquals(List.of("before"), heard, "a frozen connection delivered a message");
+        }
+    }
+
+    @Test
+    void killClientsDropsOnlyThatTypeOfConnection() throws Exception {
+        try (RedisClient client = RedisNode.newClient(node.address());
+             Jedis subscriber = new Jedis(node.address())) {
+            assertEquals("PONG", client.ping());
+            Thread reader = new Thread(() -> {
+                try {
+                    subscriber.subscribe(new JedisPubSub() { }, "faultylink:kill");
+                } catch (JedisConnectionException expected) {
+                    // Killed: the read loop ends.
+                }
+            }, "lockstep-test-killed");
+            reader.setDaemon(true);
+            reader.start();
+            try (Jedis direct = node.admin()) {
+                Await.until("the subscription is on", Duration.ofSeconds(5),
+                        () -> direct.pubsubNumSub("faultylink:kill").get("faultylink:kill") == 1);
+            }
+            assertEquals(1, node.killClients("pubsub"));
+            reader.join(5_000);
+            assertTrue(!reader.isAlive(), "the killed subscriber's read loop went on");
+            assertEquals("PONG", client.ping(), "a normal connection survived a pubsub kill");
+        }
     }
 }

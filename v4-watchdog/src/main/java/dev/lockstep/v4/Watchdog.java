@@ -8,7 +8,11 @@ import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.Executors;
 import java.util.concurrent.ScheduledExecutorService;
 import java.util.concurrent.ScheduledFuture;
+import java.util.concurrent.LinkedBlockingQueue;
+import java.util.concurrent.RejectedExecutionException;
 import java.util.concurrent.ScheduledThreadPoolExecutor;
+import java.util.concurrent.ThreadFactory;
+import java.util.concurrent.ThreadPoolExecutor;
 import java.util.concurrent.TimeUnit;
 import java.util.function.BooleanSupplier;
 import java.util.function.Consumer;
@@ -23,6 +27,9 @@ import org.slf4j.LoggerFactory;
  * node does delay the client's other renewals by up to a socket timeout; the defaults, a 30 s
  * lease renewed every 10 s, leave ample room for that.)
  *
+ * <p>Lease-loss listeners run on a third thread, started only to deliver a loss: a slow listener
+ * must not delay the renewals and deadlines of the client's other holds.
+ *
  * <p>A hold's deadline is the send time of its last successful renewal (or acquisition) plus
  * the lease, minus a safety margin. Redis set the expiry after that send, so the key lives at
  * least until send + lease: the holder learns of the loss before anyone else can take the lock.
@@ -33,11 +40,16 @@ public final class Watchdog implements AutoCloseable {
 
     private final ScheduledExecutorService renewer;
     private final ScheduledExecutorService clock;
+    private final ThreadPoolExecutor notifier;
+    private volatile boolean closed;
 
     /** A watchdog whose threads carry {@code clientName} in their names. */
     public Watchdog(String clientName) {
         this.renewer = daemon("lockstep-watchdog-" + clientName);
         this.clock = daemon("lockstep-lease-clock-" + clientName);
+        // No thread until a loss is delivered, and none a second after.
+        this.notifier = new ThreadPoolExecutor(0, 1, 1, TimeUnit.SECONDS, new LinkedBlockingQueue<>(),
+                daemonFactory("lockstep-lease-loss-" + clientName));
     }
 
     /** When a hold of {@code lease}, taken by a request sent at {@code sentNanos}, stops being believed. */
@@ -51,11 +63,13 @@ public final class Watchdog implements AutoCloseable {
         return new Holds(lockName, onLost);
     }
 
-    /** Stops all renewals and checks; held leases simply run out, as after a crash. */
+    /** Stops all renewals, checks and pending loss notices; held leases simply run out, as after a crash. */
     @Override
     public void close() {
+        closed = true;
         renewer.shutdownNow();
         clock.shutdownNow();
+        notifier.shutdownNow();
     }
 
     /** The holds of one lock, one per holding thread of this client; every call is about the calling thread. */
@@ -74,16 +88,32 @@ public final class Watchdog implements AutoCloseable {
          * The calling thread just took the lock with a request sent at {@code sentNanos} for
          * {@code lease}, which the lock script set in Redis. A default lease is renewed with
          * {@code renew} (true: renewed, false: no longer ours, an exception: unknown) from then
-         * on, also when it re-enters a hold that had an explicit lease.
+         * on, also when it re-enters a hold that had an explicit lease. Throws
+         * {@link IllegalStateException} when the watchdog is closed: the caller must give the grant back.
          */
         public void acquired(long sentNanos, Lease lease, BooleanSupplier renew) {
-            long thread = Thread.currentThread().getId();
-            Hold hold = byThread.get(thread);
-            if (hold == null || !hold.isHeld()) {
-                hold = new Hold(thread);
-                byThread.put(thread, hold);
+            Thread owner = Thread.currentThread();
+            Hold hold = byThread.get(owner.getId());
+            boolean fresh = hold == null || !hold.isHeld();
+            if (fresh) {
+                hold = new Hold(owner);
             }
-            hold.acquired(sentNanos, lease, renew);
+            try {
+                checkOpen();
+                hold.acquired(sentNanos, lease, renew);
+            } catch (RejectedExecutionException e) {
+                hold.stop();
+                throw closedError();
+            }
+            if (fresh) {
+                byThread.put(owner.getId(), hold);
+            }
+        }
+
+        /** How many holds the calling thread has (acquisitions minus unlocks), 0 when it holds none. */
+        public int depth() {
+            Hold hold = byThread.get(Thread.currentThread().getId());
+            return hold != null && hold.isHeld() ? hold.depth : 0;
         }
 
         /** Whether the calling thread holds the lock: until its last unlock or the moment its lease is lost. */
@@ -116,6 +146,7 @@ public final class Watchdog implements AutoCloseable {
             Hold hold = lastHold ? byThread.remove(thread) : byThread.get(thread);
             if (hold != null) {
                 hold.releasing = false;
+                hold.depth--;
                 if (lastHold) {
                     hold.stop();
                 }
@@ -125,7 +156,9 @@ public final class Watchdog implements AutoCloseable {
         /** One watched hold of this lock by one thread. */
         private final class Hold {
 
-            private final long thread;
+            private final Thread owner;
+            /** Touched by the owner thread only. */
+            private int depth;
             private volatile long deadline;
             private volatile long renewLeaseNanos;
             private volatile boolean ended;
@@ -135,8 +168,8 @@ public final class Watchdog implements AutoCloseable {
             private volatile ScheduledFuture<?> renewal;
             private volatile ScheduledFuture<?> check;
 
-            private Hold(long thread) {
-                this.thread = thread;
+            private Hold(Thread owner) {
+                this.owner = owner;
             }
 
             boolean isHeld() {
@@ -145,6 +178,7 @@ public final class Watchdog implements AutoCloseable {
 
             /** The lock script set {@code lease} in Redis from a request sent at {@code sentNanos}. */
             void acquired(long sentNanos, Lease lease, BooleanSupplier renew) {
+                depth++;
                 deadline = Watchdog.deadline(sentNanos, lease);
                 if (!lease.explicit() && renewal == null) {
                     renewLeaseNanos = TimeUnit.MILLISECONDS.toNanos(lease.millis());
@@ -165,6 +199,12 @@ public final class Watchdog implements AutoCloseable {
             }
 
             private void renew(BooleanSupplier renew) {
+                if (!owner.isAlive()) {
+                    // Nobody is left to unlock it: renewing would hold the lock until the client closes.
+                    lose("its thread ended without unlocking");
+                    byThread.remove(owner.getId(), this);
+                    return;
+                }
                 long sent = System.nanoTime();
                 try {
                     if (renew.getAsBoolean()) {
@@ -198,7 +238,12 @@ public final class Watchdog implements AutoCloseable {
                 lossReason = reason;
                 lostAt = Instant.now();
                 cancelTasks();
-                onLost.accept(new LeaseLoss(lockName, thread, lostAt, reason));
+                LeaseLoss loss = new LeaseLoss(lockName, owner.getId(), lostAt, reason);
+                try {
+                    notifier.execute(() -> onLost.accept(loss));
+                } catch (RejectedExecutionException closedMeanwhile) {
+                    // The client closed: nobody is listening any more.
+                }
             }
 
             /** Ends the hold once: true for the caller that ended it. */
@@ -225,14 +270,28 @@ public final class Watchdog implements AutoCloseable {
         return leaseNanos / 20 + TimeUnit.MILLISECONDS.toNanos(2);
     }
 
+    private void checkOpen() {
+        if (closed) {
+            throw closedError();
+        }
+    }
+
+    private static IllegalStateException closedError() {
+        return new IllegalStateException("the client is closed: nothing would renew or watch this hold");
+    }
+
     private static ScheduledExecutorService daemon(String name) {
-        ScheduledThreadPoolExecutor executor = new ScheduledThreadPoolExecutor(1, runnable -> {
+        ScheduledThreadPoolExecutor executor = new ScheduledThreadPoolExecutor(1, daemonFactory(name));
+        executor.setRemoveOnCancelPolicy(true);
+        return executor;
+    }
+
+    private static ThreadFactory daemonFactory(String name) {
+        return runnable -> {
             Thread thread = Executors.defaultThreadFactory().newThread(runnable);
             thread.setName(name);
             thread.setDaemon(true);
             return thread;
-        });
-        executor.setRemoveOnCancelPolicy(true);
-        return executor;
+        };
     }
 }

@@ -21,10 +21,16 @@ import redis.clients.jedis.exceptions.JedisConnectionException;
  * <p>Unlike Redisson, the holder is told when a lease is lost (Redis unreachable too long, or
  * the field gone): {@link #isHeldByCurrentThread()} turns false, {@link DistLock#onLeaseLost}
  * listeners fire once, and {@code unlock()} throws saying when the lease was lost.
+ *
+ * <p>Because the watchdog makes a forgotten hold permanent, this stage also keeps its own count
+ * of what each thread holds and tells the lock script whether an acquisition is a re-entry. A
+ * thread that holds nothing takes over a field of its own it finds in Redis with a count of 1:
+ * that field is a grant whose reply was lost, or a hold already declared lost, and adding to it
+ * would leave a hold that no unlock ends.
  */
 public class WatchdogLock extends AbstractDistLock {
 
-    private static final LuaScript LOCK = LuaScript.load(ReentrantHashLocks.class, "lock.lua");
+    private static final LuaScript LOCK = LuaScript.load(WatchdogLock.class, "lock-or-take-over.lua");
     private static final LuaScript UNLOCK = LuaScript.load(ReentrantHashLocks.class, "unlock.lua");
     private static final LuaScript RENEW = LuaScript.load(WatchdogLock.class, "renew.lua");
 
@@ -51,14 +57,30 @@ public class WatchdogLock extends AbstractDistLock {
     protected final Long tryAcquire(Lease lease) {
         long sent = System.nanoTime();
         String owner = threadOwner();
-        List<String> args = List.of(Long.toString(lease.millis()), owner);
+        boolean reentry = holds.isHeld();
+        List<String> args = List.of(Long.toString(lease.millis()), owner, reentry ? "0" : "1");
         Object pttl = options().syncReplicas() > 0
-                ? lockOnReplicas(args, owner, holds.isHeld()) : LOCK.run(redis(), List.of(key()), args);
+                ? lockOnReplicas(args, owner, reentry) : LOCK.run(redis(), List.of(key()), args);
         if (pttl != null) {
             return (Long) pttl;
         }
-        holds.acquired(sent, lease, () -> renew(owner, lease.millis()));
+        try {
+            holds.acquired(sent, lease, () -> renew(owner, lease.millis()));
+        } catch (IllegalStateException closed) {
+            // The client closed while the script ran: nobody would renew or release this grant.
+            giveBack(owner, closed);
+            throw closed;
+        }
         return null;
+    }
+
+    /** Undoes one grant, quietly: on failure its lease still ends it. */
+    private void giveBack(String owner, RuntimeException cause) {
+        try {
+            unlockScript(owner);
+        } catch (RuntimeException undoFailed) {
+            cause.addSuppressed(undoFailed);
+        }
     }
 
     /**
@@ -78,11 +100,7 @@ public class WatchdogLock extends AbstractDistLock {
             // The script may have run before the connection gave up on WAIT: give back what a first hold may
             // have granted (a re-entry keeps its outer hold; an extra count goes with that hold's lease).
             if (!reentry) {
-                try {
-                    unlockScript(owner);
-                } catch (RuntimeException undoFailed) {
-                    e.addSuppressed(undoFailed);
-                }
+                giveBack(owner, e);
             }
             throw e;
         }

@@ -20,7 +20,7 @@ public class WatchdogLocks extends AbstractLocks {
     /** A client of the stage-4 lock over {@code redis}. */
     public WatchdogLocks(UnifiedJedis redis, LockOptions options) {
         this(redis, options, EnumSet.of(Guarantee.LIVENESS_AFTER_CRASH, Guarantee.OWNER_ONLY_RELEASE,
-                Guarantee.REENTRANT, Guarantee.LEASE_RENEWAL, Guarantee.LEASE_LOSS_SIGNAL,
+                Guarantee.REENTRANT, Guarantee.LEASE_RENEWAL, Guarantee.LEASE_LOSS_SIGNAL, Guarantee.RETRY_SAFE,
                 Guarantee.REPLICATED_ACQUIRE));
     }
 

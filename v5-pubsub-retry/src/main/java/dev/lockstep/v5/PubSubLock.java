@@ -2,6 +2,7 @@ package dev.lockstep.v5;
 
 import dev.lockstep.Lease;
 import dev.lockstep.LuaScript;
+import dev.lockstep.Patience;
 import dev.lockstep.v4.WatchdogLock;
 import java.util.List;
 
@@ -37,10 +38,13 @@ final class PubSubLock extends WatchdogLock {
         if (Thread.interrupted()) {
             throw new InterruptedException("interrupted before acquiring lock '" + name() + "'");
         }
-        if (ask("acquire", () -> tryAcquire(lease)) == null) {
+        Patience patience = patience(waitNanos);
+        // A failed attempt reports an unknown holder lease: the waiter sleeps one retry interval.
+        Subscriber.Attempt attempt = () -> patience.attempt(() -> ask("acquire", () -> tryAcquire(lease)), -1L);
+        if (attempt.tryOnce() == null) {
             return true;
         }
         return waitNanos != 0 && subscriber.await(channel(), waitNanos, options().spinInterval().multipliedBy(10),
-                () -> ask("acquire", () -> tryAcquire(lease)));
+                attempt);
     }
 }

@@ -24,8 +24,8 @@ public final class PubSubLocks extends WatchdogLocks {
     /** A client of the stage-5 lock over {@code redis}. */
     public PubSubLocks(UnifiedJedis redis, LockOptions options) {
         super(redis, options, EnumSet.of(Guarantee.LIVENESS_AFTER_CRASH, Guarantee.OWNER_ONLY_RELEASE,
-                Guarantee.REENTRANT, Guarantee.LEASE_RENEWAL, Guarantee.LEASE_LOSS_SIGNAL, Guarantee.EFFICIENT_WAIT,
-                Guarantee.REPLICATED_ACQUIRE));
+                Guarantee.REENTRANT, Guarantee.LEASE_RENEWAL, Guarantee.LEASE_LOSS_SIGNAL, Guarantee.RETRY_SAFE,
+                Guarantee.EFFICIENT_WAIT, Guarantee.WAKE_AFTER_RECONNECT, Guarantee.REPLICATED_ACQUIRE));
         this.subscriber = new Subscriber(List.of(redis), "lockstep-subscriber-" + clientId().substring(0, 8),
                 options.spinInterval());
     }

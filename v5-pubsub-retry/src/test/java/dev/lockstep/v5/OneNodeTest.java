@@ -40,10 +40,20 @@ abstract class OneNodeTest {
         }
     }
 
+    /** Closes {@code resource} after the test, before anything opened earlier. */
+    void track(AutoCloseable resource) {
+        opened.push(resource);
+    }
+
     /** A v5 client over {@code redis}; both are closed after the test, client first. */
     PubSubLocks client(UnifiedJedis redis) {
+        return client(redis, LockOptions.defaults());
+    }
+
+    /** A v5 client over {@code redis} with {@code options}; both are closed after the test, client first. */
+    PubSubLocks client(UnifiedJedis redis, LockOptions options) {
         opened.push(redis);
-        PubSubLocks locks = new PubSubLocks(redis, LockOptions.defaults());
+        PubSubLocks locks = new PubSubLocks(redis, options);
         opened.push(locks);
         return locks;
     }

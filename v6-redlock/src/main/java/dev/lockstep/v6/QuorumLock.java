@@ -3,6 +3,7 @@ package dev.lockstep.v6;
 import dev.lockstep.AbstractDistLock;
 import dev.lockstep.Lease;
 import dev.lockstep.LuaScript;
+import dev.lockstep.Patience;
 import dev.lockstep.v3.ReentrantHashLocks;
 import dev.lockstep.v4.Watchdog;
 import dev.lockstep.v4.WatchdogLocks;
@@ -16,7 +17,6 @@ import java.util.List;
 import java.util.Map;
 import java.util.concurrent.ThreadLocalRandom;
 import java.util.function.Predicate;
-import java.util.function.Supplier;
 import java.util.stream.Collectors;
 import redis.clients.jedis.exceptions.JedisConnectionException;
 
@@ -69,7 +69,7 @@ final class QuorumLock extends AbstractDistLock {
         String owner = threadOwner();
         boolean reentry = holds.isHeld();
         List<Reply> replies = fanOut.ask(new Request(owner, LOCK, List.of(key()),
-                List.of(Long.toString(lease.millis()), owner)), WhenLate.DROP);
+                List.of(Long.toString(lease.millis()), owner, reentry ? "0" : "1")), WhenLate.DROP);
         int granted = count(replies, r -> r.answered() && r.value() == null);
         // RedLock's validity, lease - elapsed - (1% + 2 ms), must be positive; the holder's own deadline keeps
         // stage 4's wider margin (5% + 2 ms), so that is the bar: a hold already past it would be lost at once.
@@ -89,12 +89,13 @@ final class QuorumLock extends AbstractDistLock {
                 .collect(Collectors.groupingBy(refusal -> refusal.get(1),
                         Collectors.mapping(refusal -> (Long) refusal.get(0), Collectors.toList())));
         for (List<Long> leases : refusalsByHolder.values()) {
-            if (leases.size() > fanOut.size() - client.quorum()) {
-                // One holder has more nodes than we can do without: sleep until its release is announced, or its lease ends.
+            if (leases.size() >= client.quorum()) {
+                // One holder has a quorum: sleep until its release is announced, or its lease ends.
                 return leases.stream().mapToLong(Long::longValue).min().orElse(0);
             }
         }
-        // A split vote, or nodes too slow: nobody holds a quorum. Back off a random bit so rivals do not collide again.
+        // A split vote, a round in flight, or nodes too slow: nobody holds a quorum, and undoing a split is quiet,
+        // so no release would wake us. Back off a random bit, so rivals do not collide again, and try again.
         return backOff();
     }
 
@@ -135,15 +136,20 @@ final class QuorumLock extends AbstractDistLock {
         if (Thread.interrupted()) {
             throw new InterruptedException("interrupted before acquiring lock '" + name() + "'");
         }
-        // A single try has no wait to sit out silent rounds in: it fails at once.
-        long patienceNanos = waitNanos == 0 ? 0 : options().nodeTimeout().multipliedBy(UNANSWERED_ROUNDS).toNanos();
-        Patience patience = new Patience(patienceNanos);
-        Subscriber.Attempt attempt = () -> ask("acquire", () -> patience.round(() -> tryAcquire(lease)));
+        Patience patience = patience(waitNanos);
+        // A round too few nodes answered (a busy machine can make every node late at once) backs off and tries again.
+        Subscriber.Attempt attempt = () -> patience.attempt(() -> ask("acquire", () -> tryAcquire(lease)), backOff());
         if (attempt.tryOnce() == null) {
             return true;
         }
         return waitNanos != 0 && client.subscriber().await(PubSubLocks.releaseChannel(key()), waitNanos,
                 options().nodeTimeout(), attempt);
+    }
+
+    /** Rounds too few nodes answered are retried for ten node timeouts before Redis is taken to be down. */
+    @Override
+    protected Patience patience(long waitNanos) {
+        return new Patience(waitNanos == 0 ? Duration.ZERO : options().nodeTimeout().multipliedBy(UNANSWERED_ROUNDS));
     }
 
     /** Too few nodes answered a round: Redis may be down, or only busy. */
@@ -154,52 +160,25 @@ final class QuorumLock extends AbstractDistLock {
         }
     }
 
-    /**
-     * Within one acquisition, rounds that too few nodes answered are retried after a back-off
-     * (a busy machine can make every node late at once) until they have gone on for a while:
-     * then Redis is taken to be down and the acquisition fails, in bounded time.
-     */
-    private final class Patience {
-
-        private final long limitNanos;
-        private long unansweredSince;
-
-        Patience(long limitNanos) {
-            this.limitNanos = limitNanos;
-        }
-
-        Long round(Supplier<Long> round) {
-            try {
-                Long result = round.get();
-                unansweredSince = 0;
-                return result;
-            } catch (NoQuorumAnswered e) {
-                long now = System.nanoTime();
-                unansweredSince = unansweredSince == 0 ? now : unansweredSince;
-                if (now - unansweredSince >= limitNanos) {
-                    throw e;
-                }
-                return backOff();
-            }
-        }
-    }
-
     @Override
     protected void release() {
         holds.releasing();
         String owner = threadOwner();
+        // The count is kept here, not read from the nodes: with one node's key lost and another stalled, the
+        // replies of an inner unlock cannot tell it from the last one.
+        boolean lastHold = holds.depth() <= 1;
         List<Reply> replies = List.of();
         try {
             replies = fanOut.ask(new Request(owner, UNLOCK, List.of(key(), PubSubLocks.releaseChannel(key())),
                     List.of(owner, PubSubLocks.RELEASED)), WhenLate.SEND);
         } finally {
-            holds.released(!stillHeld(replies));
+            holds.released(lastHold);
         }
         if (count(replies, Reply::answered) < client.quorum()) {
             throw new JedisConnectionException("unlock reached only " + count(replies, Reply::answered) + " of "
                     + fanOut.size() + " nodes; the others let the lock expire with its lease");
         }
-        if (!stillHeld(replies)) {
+        if (lastHold) {
             // The last hold: a node that still counts one (a stray late grant) must not keep it.
             fanOut.tell(replies.stream().map(r -> Long.valueOf(0).equals(r.value())).toList(),
                     new Request(owner, FORGET, List.of(key(), PubSubLocks.releaseChannel(key())),
@@ -208,11 +187,6 @@ final class QuorumLock extends AbstractDistLock {
         if (count(replies, r -> r.value() instanceof Long) == 0) {
             throw new IllegalMonitorStateException("lock '" + name() + "' is not held by this thread");
         }
-    }
-
-    /** Whether a quorum of nodes still counts holds of this owner after an unlock: an inner unlock of a re-entered lock. */
-    private boolean stillHeld(List<Reply> replies) {
-        return count(replies, r -> Long.valueOf(0).equals(r.value())) >= client.quorum();
     }
 
     /** Local and instant: held from acquisition until the last unlock or the moment no quorum renewed. */

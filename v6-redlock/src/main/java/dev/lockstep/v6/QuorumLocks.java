@@ -24,8 +24,8 @@ abstract class QuorumLocks extends AbstractLocks {
 
     QuorumLocks(List<UnifiedJedis> nodes, LockOptions options, int quorum) {
         super(nodes, options, EnumSet.of(Guarantee.LIVENESS_AFTER_CRASH, Guarantee.OWNER_ONLY_RELEASE,
-                Guarantee.REENTRANT, Guarantee.LEASE_RENEWAL, Guarantee.LEASE_LOSS_SIGNAL, Guarantee.EFFICIENT_WAIT,
-                Guarantee.FAILOVER_SAFE));
+                Guarantee.REENTRANT, Guarantee.LEASE_RENEWAL, Guarantee.LEASE_LOSS_SIGNAL, Guarantee.RETRY_SAFE,
+                Guarantee.EFFICIENT_WAIT, Guarantee.WAKE_AFTER_RECONNECT, Guarantee.FAILOVER_SAFE));
         String id = clientId().substring(0, 8);
         this.quorum = quorum;
         this.fanOut = new FanOut(nodes(), options.nodeTimeout(), "lockstep-fanout-" + id);

@@ -1,9 +1,15 @@
--- Stage 3's lock script on one of several masters, telling a refused caller who holds the node.
--- KEYS[1] the lock hash; ARGV[1] lease in ms; ARGV[2] the owner field.
--- Returns nil when taken (count + 1, lease reset), else {remaining PTTL in ms, the holder's field}:
--- one holder refusing on more nodes than the caller can do without is a real holder; less is a split vote.
+-- Stage 4's lock script on one of several masters, telling a refused caller who holds the node.
+-- KEYS[1] the lock hash; ARGV[1] lease in ms; ARGV[2] the owner field;
+-- ARGV[3] '1' when the caller holds nothing (a leftover field of its own is taken over at count 1),
+-- '0' for a re-entry (count + 1).
+-- Returns nil when taken (lease reset), else {remaining PTTL in ms, the holder's field}:
+-- one holder refusing on a quorum of nodes is a real holder; less is a split vote or a round in flight.
 if redis.call('exists', KEYS[1]) == 0 or redis.call('hexists', KEYS[1], ARGV[2]) == 1 then
-    redis.call('hincrby', KEYS[1], ARGV[2], 1)
+    if ARGV[3] == '1' then
+        redis.call('hset', KEYS[1], ARGV[2], 1)
+    else
+        redis.call('hincrby', KEYS[1], ARGV[2], 1)
+    end
     redis.call('pexpire', KEYS[1], ARGV[1])
     return nil
 end

@@ -8,12 +8,15 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
 import static org.junit.jupiter.api.Assertions.fail;
 import static org.junit.jupiter.api.Assumptions.assumeTrue;
 
+import dev.lockstep.Args;
 import dev.lockstep.DistLock;
 import dev.lockstep.Guarantee;
 import dev.lockstep.LockException;
 import dev.lockstep.LockOptions;
 import dev.lockstep.Locks;
 import dev.lockstep.testkit.Actor;
+import dev.lockstep.testkit.Await;
+import dev.lockstep.testkit.LockThread;
 import dev.lockstep.testkit.ClientProcess;
 import dev.lockstep.testkit.Outcome;
 import dev.lockstep.testkit.RedisFixture;
@@ -33,6 +36,7 @@ import java.util.EnumSet;
 import java.util.List;
 import java.util.Set;
 import java.util.concurrent.CountDownLatch;
+import java.util.concurrent.Future;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicReference;
 import org.junit.jupiter.api.AfterAll;
@@ -42,6 +46,7 @@ import org.junit.jupiter.api.TestInstance;
 import org.junit.jupiter.params.ParameterizedTest;
 import org.junit.jupiter.params.provider.ArgumentsSource;
 import redis.clients.jedis.HostAndPort;
+import redis.clients.jedis.Jedis;
 import redis.clients.jedis.RedisClient;
 
 /**
@@ -322,8 +327,115 @@ public abstract class LockContract {
         assertMessage(NullPointerException.class, stage.multiNode() ? "nodes" : "redis",
                 () -> stage.open(stage.multiNode() ? null : Collections.singletonList(null), LockOptions.defaults()));
         assertMessage(NullPointerException.class, "options", () -> stage.open(clients, null));
+        assertMessage(IllegalArgumentException.class, "name", () -> client.get("}orders"));
+        assertMessage(IllegalArgumentException.class, "spinInterval",
+                () -> LockOptions.defaults().withSpinInterval(Duration.ofNanos(500_000)));
         client.close();
         assertMessage(IllegalStateException.class, "closed", () -> client.get("bad-input"));
+    }
+
+    @Test
+    void absurdLeasesAreRefusedAndNoKeyLivesWithoutATtl() throws InterruptedException {
+        DistLock lock = open().get("absurd");
+        assertMessage(IllegalArgumentException.class, "lease", () -> lock.lock(Duration.ofMillis(Long.MAX_VALUE)));
+        assertMessage(IllegalArgumentException.class, "lease", () -> lock.tryLock(Duration.ZERO, Duration.ofDays(366)));
+        assertMessage(IllegalArgumentException.class, "lease", () -> lock.tryLock(Duration.ZERO, Duration.ofMillis(9)));
+        assertTrue(lock.tryLock(Duration.ZERO, Args.MAX_LEASE), "the longest lease is a lease like any other");
+        for (RedisNode node : nodes) {
+            try (Jedis admin = node.admin()) {
+                for (String key : admin.keys("*")) {
+                    assertTrue(admin.pttl(key) > 0, "key " + key + " has no TTL on " + node.label());
+                }
+            }
+        }
+        lock.unlock();
+    }
+
+    @Test
+    void aClosedClientsLocksThrowAndSendNothing() throws Exception {
+        // Nodes of its own, so no other client's renewals are counted.
+        List<RedisNode> own = startNodes();
+        LockOptions options = ScenarioContext.leaseOptions(Duration.ofSeconds(5));
+        Locks client = open(own, options);
+        DistLock lock = client.get("closed");
+        DistLock held = client.get("closed-held");
+        assertTrue(held.tryLock(Duration.ZERO, null));
+        client.close();
+        long before = commandsRun(own);
+        assertMessage(IllegalStateException.class, "closed", lock::lock);
+        assertMessage(IllegalStateException.class, "closed", () -> lock.tryLock(Duration.ofSeconds(1), null));
+        assertMessage(IllegalStateException.class, "closed", lock::tryLock);
+        assertMessage(IllegalStateException.class, "closed", held::unlock);
+        assertEquals(before, commandsRun(own), "a closed client's lock calls reached Redis");
+        assertTrue(open(own, options).get("closed").tryLock(Duration.ZERO, null),
+                "a closed client's lock call took the lock");
+    }
+
+    /** Commands {@code on} ran so far, but those of the admin connection that asks (INFO, and CLIENT SETINFO, HELLO). */
+    private static long commandsRun(List<RedisNode> on) {
+        long total = 0;
+        for (RedisNode node : on) {
+            try (Jedis admin = node.admin()) {
+                for (String line : admin.info("commandstats").split("\r?\n")) {
+                    int calls = line.indexOf("calls=");
+                    if (line.startsWith("cmdstat_") && !line.matches("cmdstat_(info|client|hello)[:|].*")) {
+                        total += Long.parseLong(line.substring(calls + 6, line.indexOf(',', calls)));
+                    }
+                }
+            }
+        }
+        return total;
+    }
+
+    @Test
+    void aWaitTooLongToCountIsForever() throws Exception {
+        DistLock holder = open().get("forever");
+        DistLock waiter = open().get("forever");
+        try (LockThread thread = new LockThread("forever")) {
+            for (Duration forever : List.of(Duration.ofNanos(Long.MAX_VALUE), Duration.ofDays(365 * 300))) {
+                assertTrue(holder.tryLock(Duration.ZERO, null));
+                CountDownLatch started = new CountDownLatch(1);
+                Future<Boolean> waited = thread.submit(() -> {
+                    started.countDown();
+                    return waiter.tryLock(forever, null);
+                });
+                assertTrue(started.await(BOUNDED.toMillis(), TimeUnit.MILLISECONDS));
+                Await.until("the wait blocks or ends", BOUNDED, () -> waited.isDone()
+                        || thread.thread().getState() == Thread.State.TIMED_WAITING
+                        || thread.thread().getState() == Thread.State.WAITING);
+                assertFalse(waited.isDone(), "a wait of " + forever + " gave up at once");
+                holder.unlock();
+                assertTrue(LockThread.get(waited, BOUNDED), "the waiter did not get the released lock");
+                thread.run(waiter::unlock);
+            }
+        }
+    }
+
+    @Test
+    void aFailedLockKeepsTheCallersInterrupt() {
+        List<RedisNode> doomed = startNodes();
+        Locks locks = open(doomed, LockOptions.defaults());
+        doomed.forEach(RedisNode::kill);
+        Thread.currentThread().interrupt();
+        try {
+            assertThrows(LockException.class, () -> locks.get("interrupted-and-down").lock());
+        } finally {
+            assertTrue(Thread.interrupted(), "lock() swallowed the caller's interrupt when it failed");
+        }
+    }
+
+    @Test
+    void theSameNodeClientTwiceIsRefused() {
+        assumeTrue(stage.multiNode(), "a single-node stage takes one client");
+        RedisClient once = nodes.get(0).newClient();
+        opened.add(once);
+        List<RedisClient> twice = new ArrayList<>(Collections.nCopies(2, once));
+        for (int i = 2; i < nodes.size(); i++) {
+            RedisClient other = nodes.get(i).newClient();
+            opened.add(other);
+            twice.add(other);
+        }
+        assertMessage(IllegalArgumentException.class, "nodes", () -> stage.open(twice, LockOptions.defaults()));
     }
 
     private static void assertMessage(Class<? extends Throwable> type, String word, ThrowingCall call) {

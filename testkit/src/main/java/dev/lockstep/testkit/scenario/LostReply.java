@@ -1,0 +1,102 @@
+package dev.lockstep.testkit.scenario;
+
+import dev.lockstep.DistLock;
+import dev.lockstep.Guarantee;
+import dev.lockstep.LockOptions;
+import dev.lockstep.testkit.Actor;
+import dev.lockstep.testkit.FaultyLink;
+import dev.lockstep.testkit.History;
+import dev.lockstep.testkit.History.Event;
+import dev.lockstep.testkit.History.Kind;
+import dev.lockstep.testkit.Scenario;
+import dev.lockstep.testkit.ScenarioContext;
+import java.time.Duration;
+import java.util.List;
+
+/**
+ * The fifth article's story: A's lock call times out although Redis ran it. The reply was lost on
+ * the way back (a {@link FaultyLink} forwards the request and drops the answer), so A holds a
+ * grant it does not know about, and does what any caller does: it tries again. A lock that counts
+ * holds adds the retry to the lost grant, and A's one unlock leaves a hold behind: the lock stays
+ * taken for a lease, or, renewed by a watchdog, forever. A lock without an owner check makes A wait
+ * for its own grant. Judged from the history: after A's last unlock, B must get the lock at once.
+ */
+public final class LostReply extends Scenario {
+
+    private static final String LOCK = "orders";
+    private static final Duration LEASE = Duration.ofSeconds(3);
+    private static final Duration RETRY_WAIT = Duration.ofMillis(500);
+    private static final Duration WORK = Duration.ofMillis(100);
+    /** B sleeps on a release or spins every 100 ms: a free lock is its within this. */
+    private static final Duration PROMPTLY = Duration.ofMillis(500);
+    private static final Duration B_WAIT = LEASE.multipliedBy(2);
+
+    /** The scenario as the catalog lists it. */
+    public LostReply() {
+        super("lost-reply", Guarantee.RETRY_SAFE,
+                "A's lock call times out although Redis ran it, and A tries again: "
+                + "the grant it never heard of must not outlive A's unlock.");
+    }
+
+    @Override
+    public Verdict run(ScenarioContext context) throws Exception {
+        LockOptions options = ScenarioContext.leaseOptions(LEASE);
+        List<FaultyLink> links = context.links();
+        Actor a = context.actor("A", links.stream().map(FaultyLink::address).toList(), options);
+        Actor b = context.actor("B", options);
+        warmUp(a);
+        links.forEach(FaultyLink::loseReplies);
+        context.history().record(History.REDIS, Kind.FAULT, "A's replies are lost on the way back");
+        if (a.tryLock(LOCK, Duration.ZERO, null)) {
+            throw new IllegalStateException("A heard a reply that should have been lost");
+        }
+        links.forEach(FaultyLink::heal);
+        context.history().record(History.REDIS, Kind.FAULT, "A's link heals");
+        a.note("tries again");
+        boolean retried = a.tryLock(LOCK, RETRY_WAIT, null);
+        if (retried) {
+            a.critical(WORK);
+            a.unlock(LOCK);
+        }
+        boolean bGotIt = b.tryLock(LOCK, B_WAIT, null);
+        if (bGotIt) {
+            b.unlock(LOCK);
+        }
+        return judge(context.history(), retried, bGotIt);
+    }
+
+    /** Opens A's connections before the story, as in a running service: a connection's handshake is not the point. */
+    private static void warmUp(Actor a) throws InterruptedException {
+        DistLock lock = a.locks().get("warm-up");
+        if (!lock.tryLock(Duration.ofSeconds(1), null)) {
+            throw new IllegalStateException("A could not take a free lock to open its connections");
+        }
+        lock.unlock();
+    }
+
+    private static Verdict judge(History history, boolean retried, boolean bGotIt) {
+        if (!retried) {
+            return Verdict.violated("A's retry waited " + RETRY_WAIT.toMillis() + " ms for the lock Redis had already "
+                    + "given it: a grant it never heard of, which blocks everyone, A included, until its lease ends.");
+        }
+        long released = last(history, "A", Kind.UNLOCK).at();
+        if (!bGotIt) {
+            return Verdict.violated("A unlocked at " + released / 1_000_000 + " ms, yet B could not take the lock in "
+                    + B_WAIT.toMillis() + " ms: the lost grant's hold outlived A's unlock, kept alive by renewals.");
+        }
+        long taken = last(history, "B", Kind.ACQUIRED).at();
+        long lagMillis = (taken - released) / 1_000_000;
+        if (taken - released > PROMPTLY.toNanos()) {
+            return Verdict.violated("A unlocked at " + released / 1_000_000 + " ms, but B got the lock only "
+                    + lagMillis + " ms later, when the lost grant's lease ran out: A's retry had counted a second hold.");
+        }
+        return Verdict.held("A's retry took the lock afresh (the lost grant counted as its own), and B got it "
+                + lagMillis + " ms after A's unlock.");
+    }
+
+    private static Event last(History history, String actor, Kind kind) {
+        List<Event> events = history.events().stream()
+                .filter(e -> e.actor().equals(actor) && e.kind() == kind).toList();
+        return events.get(events.size() - 1);
+    }
+}

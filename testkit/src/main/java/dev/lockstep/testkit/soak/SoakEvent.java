@@ -1,0 +1,45 @@
+package dev.lockstep.testkit.soak;
+
+/**
+ * One line of a soak worker's output: {@code soak> NANOS SINCE ACTOR KIND LOCK DETAIL}, where
+ * NANOS is when it happened and SINCE when the call it reports began, both {@code System.nanoTime()}.
+ *
+ * @param at     when, by the machine's monotonic clock
+ * @param since  when the call began (lock and unlock calls), else {@code at}
+ * @param actor  {@code client/threadId}, or the client for its own events
+ * @param kind   what
+ * @param lock   the lock's name, or {@code -}
+ * @param detail a few words
+ */
+record SoakEvent(long at, long since, String actor, Kind kind, String lock, String detail) {
+
+    static final String PREFIX = "soak> ";
+
+    /** What a line reports. */
+    enum Kind { READY, ACQUIRED, DENIED, ERROR, ENTER, EXIT, UNLOCKED, UNLOCK_FAILED, LOST, STOPPED, CRASHED }
+
+    /** Prints an event that happened now. */
+    static void print(String actor, Kind kind, String lock, String detail) {
+        print(actor, kind, lock, System.nanoTime(), detail);
+    }
+
+    /** Prints an event that happened now, reporting a call that began at {@code since}. */
+    static void print(String actor, Kind kind, String lock, long since, String detail) {
+        String line = PREFIX + System.nanoTime() + " " + since + " " + actor + " " + kind + " " + lock + " "
+                + (detail == null ? "" : detail.replace('\n', ' '));
+        synchronized (System.out) {
+            System.out.println(line);
+            System.out.flush();
+        }
+    }
+
+    /** Reads a line {@link #print} wrote, or null for any other line. */
+    static SoakEvent parse(String line) {
+        if (!line.startsWith(PREFIX)) {
+            return null;
+        }
+        String[] words = line.substring(PREFIX.length()).split(" ", 6);
+        return new SoakEvent(Long.parseLong(words[0]), Long.parseLong(words[1]), words[2], Kind.valueOf(words[3]),
+                words[4], words.length > 5 ? words[5] : "");
+    }
+}

@@ -1,0 +1,150 @@
+package dev.lockstep.testkit.soak;
+
+import dev.lockstep.testkit.Stage;
+import dev.lockstep.testkit.soak.SoakEvent.Kind;
+import java.util.ArrayList;
+import java.util.Comparator;
+import java.util.HashMap;
+import java.util.List;
+import java.util.Map;
+import java.util.Optional;
+import java.util.stream.Collectors;
+
+/**
+ * What one stage's soak showed, judged from the events its clients printed: overlapping critical
+ * sections (must be none), holds still in Redis a lease after every client stopped (must be none),
+ * keys found without a TTL (must be none), and how long a released lock stayed free while someone
+ * waited for it.
+ *
+ * @param stage          the stage
+ * @param settings       how it ran
+ * @param faultCounts    faults injected, by kind
+ * @param acquisitions   lock calls that took the lock
+ * @param errors         lock calls that failed (Redis did not answer in time)
+ * @param gaveUp         waits that ended without the lock
+ * @param losses         holds the clients were told they lost
+ * @param overlaps       two actors inside the same lock at once, described
+ * @param stuck          lock keys left a lease after every client stopped, described
+ * @param keysWithoutTtl lock keys seen without a TTL, over every sample
+ * @param wakeUps        for each release some other actor was waiting on: how long until the next acquisition
+ * @param worstWakeUps   the slowest of those, described with the fault that was active, if any
+ */
+public record SoakVerdict(Stage stage, Soak.Settings settings, Map<Fault, Integer> faultCounts, int acquisitions,
+                          int errors, int gaveUp, int losses, List<String> overlaps, List<String> stuck, long keysWithoutTtl,
+                          List<Long> wakeUps, List<String> worstWakeUps) {
+
+    /** A fault as injected: what, and from when to when (nanoTime). */
+    record Injected(Fault fault, long from, long to, String what) {
+    }
+
+    /** Whether the soak kept every claim: no overlap, no stuck hold, no key without a TTL. */
+    public boolean passed() {
+        return overlaps.isEmpty() && stuck.isEmpty() && keysWithoutTtl == 0;
+    }
+
+    /** Faults injected in all. */
+    public int faults() {
+        return faultCounts.values().stream().mapToInt(Integer::intValue).sum();
+    }
+
+    /** The {@code q} quantile of the wake-ups, in ms (0 when there were none). */
+    public long wakeUpMillis(double q) {
+        if (wakeUps.isEmpty()) {
+            return 0;
+        }
+        List<Long> sorted = wakeUps.stream().sorted().toList();
+        return sorted.get((int) Math.min(sorted.size() - 1, Math.floor(q * sorted.size()))) / 1_000_000;
+    }
+
+    static SoakVerdict judge(Stage stage, Soak.Settings settings, List<SoakEvent> events, List<Injected> faults,
+                             Map<Fault, Integer> faultCounts, List<String> stuck, long keysWithoutTtl) {
+        events.sort(Comparator.comparingLong(SoakEvent::at));
+        int acquisitions = (int) events.stream().filter(e -> e.kind() == Kind.ACQUIRED).count();
+        int errors = (int) events.stream().filter(e -> e.kind() == Kind.ERROR).count();
+        int gaveUp = (int) events.stream().filter(e -> e.kind() == Kind.DENIED).count();
+        int losses = (int) events.stream().filter(e -> e.kind() == Kind.LOST).count();
+        List<String> overlaps = new ArrayList<>();
+        List<Long> wakeUps = new ArrayList<>();
+        List<Slow> slow = new ArrayList<>();
+        Map<String, List<SoakEvent>> byLock = events.stream().filter(e -> !e.lock().equals("-"))
+                .collect(Collectors.groupingBy(SoakEvent::lock));
+        List<SoakEvent> crashes = events.stream().filter(e -> e.kind() == Kind.CRASHED).toList();
+        byLock.forEach((lock, onLock) -> {
+            overlaps.addAll(overlaps(lock, onLock, crashes));
+            wakeUps(lock, onLock, faults, wakeUps, slow);
+        });
+        List<String> worst = slow.stream().sorted(Comparator.comparingLong(Slow::nanos).reversed()).limit(5)
+                .map(Slow::toString).toList();
+        return new SoakVerdict(stage, settings, faultCounts, acquisitions, errors, gaveUp, losses, overlaps, stuck,
+                keysWithoutTtl, wakeUps, worst);
+    }
+
+    /** Critical sections, ENTER to EXIT (or the client's crash), of different actors that overlap. */
+    private static List<String> overlaps(String lock, List<SoakEvent> onLock, List<SoakEvent> crashes) {
+        record Section(String actor, long from, long to) {
+        }
+        List<Section> sections = new ArrayList<>();
+        Map<String, Long> open = new HashMap<>();
+        for (SoakEvent e : onLock) {
+            if (e.kind() == Kind.ENTER) {
+                open.put(e.actor(), e.at());
+            } else if (e.kind() == Kind.EXIT && open.containsKey(e.actor())) {
+                sections.add(new Section(e.actor(), open.remove(e.actor()), e.at()));
+            }
+        }
+        open.forEach((actor, from) -> {
+            long crashedAt = crashes.stream().filter(c -> actor.startsWith(c.actor() + "/") && c.at() > from)
+                    .mapToLong(SoakEvent::at).min().orElse(Long.MAX_VALUE);
+            sections.add(new Section(actor, from, crashedAt));
+        });
+        sections.sort(Comparator.comparingLong(Section::from));
+        List<String> found = new ArrayList<>();
+        for (int i = 0; i < sections.size(); i++) {
+            for (int j = i + 1; j < sections.size() && sections.get(j).from() < sections.get(i).to(); j++) {
+                if (!sections.get(i).actor().equals(sections.get(j).actor())) {
+                    found.add(lock + ": " + sections.get(i).actor() + " and " + sections.get(j).actor()
+                            + " both inside for " + (sections.get(i).to() - sections.get(j).from()) / 1_000_000 + " ms");
+                }
+            }
+        }
+        return found;
+    }
+
+    /** For each release while another actor was waiting, the time until the next acquisition. */
+    private static void wakeUps(String lock, List<SoakEvent> onLock, List<Injected> faults, List<Long> wakeUps,
+                                List<Slow> slow) {
+        for (int i = 0; i < onLock.size(); i++) {
+            SoakEvent release = onLock.get(i);
+            if (release.kind() != Kind.UNLOCKED) {
+                continue;
+            }
+            long releasedAt = release.since();
+            boolean someoneWaiting = onLock.stream().anyMatch(e -> !e.actor().equals(release.actor())
+                    && (e.kind() == Kind.ACQUIRED || e.kind() == Kind.DENIED || e.kind() == Kind.ERROR)
+                    && e.since() < releasedAt && e.at() > release.at());
+            if (!someoneWaiting) {
+                continue;
+            }
+            Optional<SoakEvent> next = onLock.subList(i + 1, onLock.size()).stream()
+                    .filter(e -> e.kind() == Kind.ACQUIRED).findFirst();
+            if (next.isEmpty()) {
+                continue;
+            }
+            long lag = next.get().at() - releasedAt;
+            wakeUps.add(lag);
+            String during = faults.stream().filter(f -> f.from() < next.get().at() && f.to() > releasedAt)
+                    .map(f -> f.fault().label() + " (" + f.what() + ")")
+                    .collect(Collectors.joining(", "));
+            slow.add(new Slow(lock, release.actor(), next.get().actor(), lag, during));
+        }
+    }
+
+    private record Slow(String lock, String releaser, String taker, long nanos, String during) {
+
+        @Override
+        public String toString() {
+            return nanos / 1_000_000 + " ms on " + lock + ", " + releaser + " to " + taker
+                    + (during.isEmpty() ? ", no fault active" : ", during " + during);
+        }
+    }
+}

@@ -1,0 +1,130 @@
+package dev.lockstep.testkit.soak;
+
+import dev.lockstep.DistLock;
+import dev.lockstep.LockException;
+import dev.lockstep.LockOptions;
+import dev.lockstep.Locks;
+import dev.lockstep.testkit.RedisNode;
+import dev.lockstep.testkit.ScenarioContext;
+import dev.lockstep.testkit.Stage;
+import java.io.BufferedReader;
+import java.io.InputStreamReader;
+import java.nio.charset.StandardCharsets;
+import java.time.Duration;
+import java.util.ArrayList;
+import java.util.Arrays;
+import java.util.List;
+import java.util.Random;
+import java.util.concurrent.TimeUnit;
+import redis.clients.jedis.HostAndPort;
+import redis.clients.jedis.RedisClient;
+
+/**
+ * The program a {@link SoakClient} runs: one client of a stage in its own JVM, whose worker
+ * threads lock a few names at random, work a little and unlock, as long as stdin stays open.
+ * Every step is printed as an {@link SoakEvent} line stamped with {@code System.nanoTime()},
+ * which on one machine every JVM reads from the same monotonic clock.
+ *
+ * <p>A worker checks {@link DistLock#isHeldByCurrentThread()} between slices of its work and
+ * stops as soon as it is told the lease is lost: the soak judges the lock, not a worker that
+ * ignores the news. After a failed lock call it tries the same lock again, as a caller would.
+ * On {@code stop} every worker finishes its round, unlocks and ends; then the program exits.
+ */
+public final class SoakWorkerMain {
+
+    private static final Duration WAIT = Duration.ofSeconds(5);
+    private static final long SLICE_MILLIS = 5;
+
+    private static volatile boolean stopping;
+
+    private SoakWorkerMain() {
+    }
+
+    /** Args: Locks class, lease ms, nodes as host:port,..., client name, threads, lock names a,b,..., seed. */
+    public static void main(String[] args) throws Exception {
+        @SuppressWarnings("unchecked")
+        Class<? extends Locks> locksClass = (Class<? extends Locks>) Class.forName(args[0]);
+        LockOptions options = ScenarioContext.leaseOptions(Duration.ofMillis(Long.parseLong(args[1])));
+        List<RedisClient> nodes = Arrays.stream(args[2].split(","))
+                .map(address -> RedisNode.newClient(HostAndPort.from(address))).toList();
+        String client = args[3];
+        int threads = Integer.parseInt(args[4]);
+        List<String> names = List.of(args[5].split(","));
+        long seed = Long.parseLong(args[6]);
+        Locks locks = new Stage(client, locksClass).open(nodes, options);
+        for (String name : names) {
+            locks.get(name).onLeaseLost(loss -> SoakEvent.print(client + "/" + loss.threadId(), SoakEvent.Kind.LOST,
+                    name, loss.reason()));
+        }
+        List<Thread> workers = new ArrayList<>();
+        for (int i = 0; i < threads; i++) {
+            Random random = new Random(seed * 31 + i);
+            Thread worker = new Thread(() -> work(locks, client, names, random), client + "-w" + i);
+            workers.add(worker);
+            worker.start();
+        }
+        SoakEvent.print(client, SoakEvent.Kind.READY, "-", "pid " + ProcessHandle.current().pid());
+        BufferedReader in = new BufferedReader(new InputStreamReader(System.in, StandardCharsets.UTF_8));
+        String line = in.readLine();
+        if (line == null) {
+            // stdin closed: the parent is gone. Exit as a crash would.
+            Runtime.getRuntime().halt(0);
+        }
+        stopping = true;
+        for (Thread worker : workers) {
+            worker.join(TimeUnit.SECONDS.toMillis(30));
+        }
+        SoakEvent.print(client, SoakEvent.Kind.STOPPED, "-", "every worker unlocked and ended");
+        Runtime.getRuntime().halt(0);
+    }
+
+    private static void work(Locks locks, String client, List<String> names, Random random) {
+        String me = client + "/" + Thread.currentThread().getId();
+        while (!stopping) {
+            String name = names.get(random.nextInt(names.size()));
+            DistLock lock = locks.get(name);
+            boolean taken = false;
+            for (int tries = 0; !taken && !stopping && tries < 3; tries++) {
+                long since = System.nanoTime();
+                try {
+                    taken = lock.tryLock(WAIT, null);
+                    SoakEvent.print(me, taken ? SoakEvent.Kind.ACQUIRED : SoakEvent.Kind.DENIED, name, since, "");
+                } catch (LockException | IllegalStateException e) {
+                    SoakEvent.print(me, SoakEvent.Kind.ERROR, name, since, e.getMessage());
+                    pause(50 + random.nextInt(200));
+                } catch (InterruptedException e) {
+                    return;
+                }
+            }
+            if (taken) {
+                holdAndRelease(me, name, lock, 5 + random.nextInt(45));
+            }
+            pause(random.nextInt(20));
+        }
+    }
+
+    private static void holdAndRelease(String me, String name, DistLock lock, long workMillis) {
+        SoakEvent.print(me, SoakEvent.Kind.ENTER, name, "");
+        boolean told = false;
+        for (long done = 0; done < workMillis && !told; done += SLICE_MILLIS) {
+            pause(SLICE_MILLIS);
+            told = !lock.isHeldByCurrentThread();
+        }
+        SoakEvent.print(me, SoakEvent.Kind.EXIT, name, told ? "stops: told the lease is lost" : "");
+        long since = System.nanoTime();
+        try {
+            lock.unlock();
+            SoakEvent.print(me, SoakEvent.Kind.UNLOCKED, name, since, "");
+        } catch (IllegalMonitorStateException | LockException e) {
+            SoakEvent.print(me, SoakEvent.Kind.UNLOCK_FAILED, name, since, e.getMessage());
+        }
+    }
+
+    private static void pause(long millis) {
+        try {
+            Thread.sleep(millis);
+        } catch (InterruptedException e) {
+            Thread.currentThread().interrupt();
+        }
+    }
+}
