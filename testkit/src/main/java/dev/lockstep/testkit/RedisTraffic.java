@@ -99,6 +99,16 @@ public final class RedisTraffic implements AutoCloseable {
 
     /** How often {@code node} has run each command since it started, from {@code INFO commandstats}. */
     public static Map<String, Long> commandstats(RedisNode node) {
+        return commandstatsOf(node);
+    }
+
+    /** Scripts {@code node} has run since it started: EVALSHA and EVAL calls, from {@code INFO commandstats}. */
+    public static long scriptRuns(RedisNode node) {
+        Map<String, Long> calls = commandstatsOf(node);
+        return calls.getOrDefault("evalsha", 0L) + calls.getOrDefault("eval", 0L);
+    }
+
+    private static Map<String, Long> commandstatsOf(RedisNode node) {
         Map<String, Long> calls = new HashMap<>();
         try (Jedis admin = node.admin()) {
             for (String line : admin.info("commandstats").split("\\r?\\n")) {

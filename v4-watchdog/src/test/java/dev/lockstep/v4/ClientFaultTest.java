@@ -2,15 +2,12 @@ package dev.lockstep.v4;
 
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertFalse;
-import static org.junit.jupiter.api.Assertions.assertThrows;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import dev.lockstep.DistLock;
 import dev.lockstep.LeaseLoss;
 import dev.lockstep.LockOptions;
 import dev.lockstep.testkit.Await;
-import dev.lockstep.testkit.FaultyLink;
-import dev.lockstep.testkit.LockThread;
 import dev.lockstep.testkit.RedisFixture;
 import dev.lockstep.testkit.RedisNode;
 import java.time.Duration;
@@ -19,20 +16,19 @@ import java.util.Deque;
 import java.util.List;
 import java.util.concurrent.CopyOnWriteArrayList;
 import java.util.concurrent.CountDownLatch;
-import java.util.concurrent.Future;
 import java.util.concurrent.TimeUnit;
 import org.junit.jupiter.api.AfterAll;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.Test;
-import redis.clients.jedis.HostAndPort;
 import redis.clients.jedis.Jedis;
 import redis.clients.jedis.RedisClient;
 
 /**
  * Faults on the client's side of the wire that the watchdog would otherwise make permanent: a
- * hold declared lost but still in Redis, a holder thread that dies, a slow lease-loss listener,
- * and a client closed while its lock script runs.
+ * hold declared lost but still in Redis, a holder thread that dies, and a slow lease-loss
+ * listener. (A client closed while its lock script runs is in the contract suite, for every
+ * stage with a watchdog.)
  */
 class ClientFaultTest {
 
@@ -61,16 +57,12 @@ class ClientFaultTest {
         }
     }
 
-    private WatchdogLocks client(HostAndPort address) {
-        RedisClient redis = RedisNode.newClient(address);
+    private WatchdogLocks client() {
+        RedisClient redis = node.newClient();
         opened.push(redis);
         WatchdogLocks locks = new WatchdogLocks(redis, LockOptions.defaults().withWatchdogTimeout(TIMEOUT));
         opened.push(locks);
         return locks;
-    }
-
-    private WatchdogLocks client() {
-        return client(node.address());
     }
 
     @Test
@@ -139,24 +131,5 @@ class ClientFaultTest {
             release.countDown();
         }
         kept.unlock();
-    }
-
-    @Test
-    void aClientClosedWhileItsLockScriptRunsGivesTheGrantBack() throws Exception {
-        FaultyLink link = FaultyLink.to(node.address());
-        opened.push(link);
-        WatchdogLocks locks = client(link.address());
-        DistLock lock = locks.get("closed-midway");
-        assertTrue(lock.tryLock(Duration.ZERO, null));
-        lock.unlock();
-        link.delay(Duration.ofMillis(300));
-        try (LockThread thread = new LockThread("closed-midway"); Jedis admin = node.admin()) {
-            Future<Boolean> taking = thread.submit(() -> lock.tryLock(Duration.ZERO, null));
-            Await.until("the lock script ran", BOUND, () -> admin.exists("{closed-midway}"));
-            locks.close();
-            Exception thrown = assertThrows(Exception.class, () -> LockThread.get(taking, BOUND));
-            assertTrue(thrown instanceof IllegalStateException, "expected IllegalStateException, got " + thrown);
-            Await.until("the grant is given back", BOUND, () -> !admin.exists("{closed-midway}"));
-        }
     }
 }

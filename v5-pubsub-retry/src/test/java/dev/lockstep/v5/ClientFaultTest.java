@@ -11,8 +11,11 @@ import dev.lockstep.testkit.LockThread;
 import dev.lockstep.testkit.NodeConfig;
 import dev.lockstep.testkit.RedisNode;
 import java.time.Duration;
+import java.util.ArrayList;
+import java.util.List;
 import java.util.concurrent.Future;
 import org.junit.jupiter.api.Test;
+import redis.clients.jedis.Connection;
 import redis.clients.jedis.DefaultJedisClientConfig;
 import redis.clients.jedis.HostAndPort;
 import redis.clients.jedis.Jedis;
@@ -80,11 +83,13 @@ class ClientFaultTest extends OneNodeTest {
         RedisNode restarted = fixture.start();
         Probe.warmScripts(restarted);
         DistLock holder = clientAt(restarted.address()).get("amnesia");
-        DistLock waiter = clientAt(restarted.address()).get("amnesia");
+        RedisClient waiterRedis = RedisNode.newClient(restarted.address());
+        DistLock waiter = client(waiterRedis).get("amnesia");
         assertTrue(holder.tryLock(Duration.ZERO, null));
         try (LockThread thread = new LockThread("amnesia")) {
             Future<Boolean> waiting = thread.submit(() -> waiter.tryLock(WAIT, null));
             Await.until("the waiter subscribes", WAIT, () -> Probe.subscribers(restarted, Probe.channel("amnesia")) == 1);
+            fillPool(waiterRedis);
             restarted.restart();
             long back = System.nanoTime();
             assertTrue(LockThread.get(waiting, WAIT), "the waiter never took the lock the restart forgot");
@@ -92,6 +97,20 @@ class ClientFaultTest extends OneNodeTest {
             assertTrue(lagMillis < PROMPTLY.toMillis(), "the waiter took " + lagMillis + " ms after Redis was back");
             thread.run(waiter::unlock);
         }
+    }
+
+    /**
+     * Leaves a few idle connections in {@code redis}'s pool, as a busy client has: a restart makes
+     * them all stale, and the waiter's next tries borrow them and fail before the pool opens new ones.
+     */
+    private static void fillPool(RedisClient redis) {
+        List<Connection> borrowed = new ArrayList<>();
+        for (int i = 0; i < 4; i++) {
+            Connection connection = redis.getPool().getResource();
+            connection.ping();
+            borrowed.add(connection);
+        }
+        borrowed.forEach(Connection::close);
     }
 
     /** Whether the connection named {@code holder} has run a script on {@code node}. */
@@ -111,11 +130,13 @@ class ClientFaultTest extends OneNodeTest {
         RedisClient named = RedisClient.builder().hostAndPort(restarted.address())
                 .clientConfig(DefaultJedisClientConfig.builder().clientName("holder").build()).build();
         DistLock holder = client(named, renewing).get("persisted");
-        DistLock waiter = clientAt(restarted.address()).get("persisted");
+        RedisClient waiterRedis = RedisNode.newClient(restarted.address());
+        DistLock waiter = client(waiterRedis).get("persisted");
         try (LockThread holding = new LockThread("persisted-holder"); LockThread thread = new LockThread("persisted")) {
             assertTrue(holding.call(() -> holder.tryLock(Duration.ZERO, null)));
             Future<Boolean> waiting = thread.submit(() -> waiter.tryLock(WAIT, null));
             Await.until("the waiter subscribes", WAIT, () -> Probe.subscribers(restarted, Probe.channel("persisted")) == 1);
+            fillPool(waiterRedis);
             restarted.restart();
             Await.until("the waiter subscribes again", WAIT,
                     () -> Probe.subscribers(restarted, Probe.channel("persisted")) == 1);

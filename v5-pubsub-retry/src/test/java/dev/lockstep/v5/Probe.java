@@ -53,8 +53,7 @@ final class Probe {
      * script run, so a delta counts the attempts waiters made: a MONITOR-free cost meter.
      */
     static long scriptRuns(RedisNode node) {
-        Map<String, Long> calls = RedisTraffic.commandstats(node);
-        return calls.getOrDefault("eval", 0L) + calls.getOrDefault("evalsha", 0L);
+        return RedisTraffic.scriptRuns(node);
     }
 
     /** How many connections the server has subscribed to {@code channel}. */

@@ -3,7 +3,7 @@ package dev.lockstep.v6;
 import static dev.lockstep.v6.QuorumTestSupport.DEADLINE;
 import static dev.lockstep.v6.QuorumTestSupport.hash;
 import static dev.lockstep.v6.QuorumTestSupport.key;
-import static dev.lockstep.v6.QuorumTestSupport.loadScripts;
+import static dev.lockstep.v6.QuorumTestSupport.scriptRuns;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import dev.lockstep.DistLock;
@@ -53,10 +53,12 @@ class ClientFaultTest extends IndependentMastersTest {
                 admin.pexpire(key(name), LEASE.toMillis());
             }
         }
+        long before = scriptRuns(rivals.get(0));
         try (LockThread thread = new LockThread("split-even")) {
             Future<Boolean> waiting = thread.submit(() -> lock.tryLock(LEASE.dividedBy(2), null));
-            Await.until("the waiter sleeps after a lost round", DEADLINE,
-                    () -> thread.thread().getState() == Thread.State.TIMED_WAITING);
+            // Refused twice by the rival's node, before subscribing and after: then it waits for the next round.
+            Await.until("the waiter sleeps after a lost round", DEADLINE, () -> scriptRuns(rivals.get(0)) - before >= 2
+                    && thread.thread().getState() == Thread.State.TIMED_WAITING);
             // The rival gives up, as a split-vote loser does: quietly.
             for (RedisNode node : rivals) {
                 try (Jedis admin = node.admin()) {

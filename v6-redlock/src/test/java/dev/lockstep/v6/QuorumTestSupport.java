@@ -71,8 +71,7 @@ final class QuorumTestSupport {
 
     /** Scripts {@code node} has run since it started: EVALSHA and EVAL, from {@code INFO commandstats}. */
     static long scriptRuns(RedisNode node) {
-        Map<String, Long> calls = RedisTraffic.commandstats(node);
-        return calls.getOrDefault("evalsha", 0L) + calls.getOrDefault("eval", 0L);
+        return RedisTraffic.scriptRuns(node);
     }
 
     /**

@@ -18,6 +18,7 @@ import dev.lockstep.testkit.Actor;
 import dev.lockstep.testkit.Await;
 import dev.lockstep.testkit.LockThread;
 import dev.lockstep.testkit.ClientProcess;
+import dev.lockstep.testkit.FaultyLink;
 import dev.lockstep.testkit.Outcome;
 import dev.lockstep.testkit.RedisFixture;
 import dev.lockstep.testkit.RedisNode;
@@ -369,6 +370,39 @@ public abstract class LockContract {
         assertEquals(before, commandsRun(own), "a closed client's lock calls reached Redis");
         assertTrue(open(own, options).get("closed").tryLock(Duration.ZERO, null),
                 "a closed client's lock call took the lock");
+    }
+
+    @Test
+    void aClientClosedWhileItsLockScriptRunsGivesTheGrantBack() throws Exception {
+        assumeTrue(claims(Guarantee.LEASE_RENEWAL), "before the watchdog, a grant simply runs out with its lease");
+        try (ScenarioContext context = new ScenarioContext(stage, fixture)) {
+            List<FaultyLink> links = context.links();
+            // A slow link holds the reply back while the test closes the client; the 30 s lease cannot free the key.
+            LockOptions options = LockOptions.defaults().withNodeTimeout(Duration.ofSeconds(2));
+            Locks locks = context.actor("A", links.stream().map(FaultyLink::address).toList(), options).locks();
+            DistLock lock = locks.get("closed-midway");
+            // Connections open before the link slows down: their handshakes are not the point.
+            DistLock warmUp = locks.get("warm-up");
+            assertTrue(warmUp.tryLock(Duration.ZERO, null));
+            warmUp.unlock();
+            links.forEach(link -> link.delay(Duration.ofMillis(300)));
+            try (LockThread thread = new LockThread("closed-midway")) {
+                Future<Boolean> taking = thread.submit(() -> lock.tryLock(Duration.ZERO, null));
+                Await.until("the lock script ran on every node", BOUNDED,
+                        () -> context.nodes().stream().allMatch(node -> keyExists(node, "closed-midway")));
+                locks.close();
+                Exception thrown = assertThrows(Exception.class, () -> LockThread.get(taking, BOUNDED));
+                assertTrue(thrown instanceof IllegalStateException, "expected IllegalStateException, got " + thrown);
+                Await.until("the grant is given back", BOUNDED,
+                        () -> context.nodes().stream().noneMatch(node -> keyExists(node, "closed-midway")));
+            }
+        }
+    }
+
+    private static boolean keyExists(RedisNode node, String name) {
+        try (Jedis admin = node.admin()) {
+            return admin.exists("{" + name + "}");
+        }
     }
 
     /** Commands {@code on} ran so far, but those of the admin connection that asks (INFO, and CLIENT SETINFO, HELLO). */

@@ -8,11 +8,13 @@ import dev.lockstep.testkit.History;
 import dev.lockstep.testkit.History.Event;
 import dev.lockstep.testkit.History.Kind;
 import dev.lockstep.testkit.RedisNode;
+import dev.lockstep.testkit.RedisTraffic;
 import dev.lockstep.testkit.Scenario;
 import dev.lockstep.testkit.ScenarioContext;
 import dev.lockstep.testkit.Stage;
 import java.time.Duration;
-import java.util.List;
+import java.util.HashMap;
+import java.util.Map;
 import java.util.concurrent.Future;
 import redis.clients.jedis.Jedis;
 
@@ -52,6 +54,8 @@ public final class DroppedSubscription extends Scenario {
             throw new IllegalStateException("A could not take a free lock");
         }
         a.enter("enter");
+        Map<RedisNode, Long> scriptsBefore = new HashMap<>();
+        context.nodes().forEach(node -> scriptsBefore.put(node, RedisTraffic.scriptRuns(node)));
         Future<Boolean> bTurn = context.background(() -> {
             boolean taken = b.tryLock(LOCK, DEADLINE, null);
             if (taken) {
@@ -60,7 +64,7 @@ public final class DroppedSubscription extends Scenario {
             return taken;
         });
         for (RedisNode node : context.nodes()) {
-            awaitSubscriber(node);
+            awaitAsleep(node, scriptsBefore.get(node));
         }
         long dropped = 0;
         for (RedisNode node : context.nodes()) {
@@ -73,10 +77,14 @@ public final class DroppedSubscription extends Scenario {
         return judge(context.history(), bGotIt);
     }
 
-    /** Waits until B's subscription is on {@code node}: then B is asleep on it. */
-    private static void awaitSubscriber(RedisNode node) {
+    /**
+     * Waits until B sleeps on the channel: subscribed on {@code node}, and refused twice there, once
+     * before subscribing and once after (so a release in between is not missed). Then it sleeps.
+     */
+    private static void awaitAsleep(RedisNode node, long scriptsBefore) {
         try (Jedis admin = node.admin()) {
-            Await.until("B subscribes on " + node.label(), DEADLINE, () -> !admin.pubsubChannels().isEmpty());
+            Await.until("B subscribes and sleeps on " + node.label(), DEADLINE,
+                    () -> !admin.pubsubChannels().isEmpty() && RedisTraffic.scriptRuns(node) - scriptsBefore >= 2);
         }
     }
 

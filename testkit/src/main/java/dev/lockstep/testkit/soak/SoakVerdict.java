@@ -133,8 +133,15 @@ public record SoakVerdict(Stage stage, Soak.Settings settings, Map<Fault, Intege
             long lag = next.get().at() - releasedAt;
             wakeUps.add(lag);
             String during = faults.stream().filter(f -> f.from() < next.get().at() && f.to() > releasedAt)
-                    .map(f -> f.fault().label() + " (" + f.what() + ")")
+                    .map(f -> "during " + f.fault().label() + " (" + f.what() + ")")
                     .collect(Collectors.joining(", "));
+            if (during.isEmpty()) {
+                // Some faults outlast their injection (a half-open connection stays until it is noticed).
+                during = faults.stream().filter(f -> f.to() <= releasedAt).reduce((first, second) -> second)
+                        .map(f -> (releasedAt - f.to()) / 1_000_000 + " ms after " + f.fault().label()
+                                + " (" + f.what() + ")")
+                        .orElse("no fault before it");
+            }
             slow.add(new Slow(lock, release.actor(), next.get().actor(), lag, during));
         }
     }
@@ -143,8 +150,7 @@ public record SoakVerdict(Stage stage, Soak.Settings settings, Map<Fault, Intege
 
         @Override
         public String toString() {
-            return nanos / 1_000_000 + " ms on " + lock + ", " + releaser + " to " + taker
-                    + (during.isEmpty() ? ", no fault active" : ", during " + during);
+            return nanos / 1_000_000 + " ms on " + lock + ", " + releaser + " to " + taker + ", " + during;
         }
     }
 }
