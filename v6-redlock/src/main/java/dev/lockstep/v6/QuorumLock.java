@@ -74,7 +74,13 @@ final class QuorumLock extends AbstractDistLock {
         // RedLock's validity, lease - elapsed - (1% + 2 ms), must be positive; the holder's own deadline keeps
         // stage 4's wider margin (5% + 2 ms), so that is the bar: a hold already past it would be lost at once.
         if (granted >= client.quorum() && System.nanoTime() < Watchdog.deadline(sent, lease)) {
-            holds.acquired(sent, lease, () -> renew(owner, lease.millis()));
+            try {
+                holds.acquired(sent, lease, () -> renew(owner, lease.millis()));
+            } catch (IllegalStateException closed) {
+                // The client closed while the round ran: nobody would renew or release these grants.
+                undo(replies, owner, reentry);
+                throw closed;
+            }
             return null;
         }
         undo(replies, owner, reentry);
