@@ -13,6 +13,7 @@ import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Locale;
 import java.util.Map;
+import java.util.stream.Collectors;
 
 /**
  * Writes results: {@code DIR/scoreboard.md} (the scoreboard table, as the tests write it),
@@ -129,9 +130,12 @@ final class ResultFolder {
             }
             out.append('\n');
         });
+        String needs = columns.values().stream().filter(s -> s.needs() != null)
+                .map(s -> s.id() + " needs " + s.needs()).collect(Collectors.joining("; "));
         out.append("\n*prevented*: the stage claims the guarantee and it held. *reproduced*: the stage does not "
                 + "claim it, and the documented failure happened. *FAILED*: anything else. *n/a*: the story needs "
-                + "several independent masters. The same table without links is [scoreboard.md](scoreboard.md).\n\n");
+                + "what the stage does not have (" + needs + "). The same table without links is "
+                + "[scoreboard.md](scoreboard.md).\n\n");
         out.append("## The scenarios\n\n| scenario | guarantee | story |\n|---|---|---|\n");
         columns.values().forEach(s -> out.append("| ").append(s.id()).append(" | `").append(s.guarantee())
                 .append("` | ").append(s.story().replace("|", "\\|")).append(" |\n"));

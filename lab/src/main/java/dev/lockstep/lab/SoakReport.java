@@ -23,15 +23,16 @@ final class SoakReport {
                 .append(first.settings().lease().toMillis()).append(" ms, ")
                 .append(first.settings().duration().toSeconds()).append(" s of faults per stage.\n\n");
         out.append("| stage | faults | acquisitions | failed calls | waits given up | losses signalled | overlaps "
-                + "| stuck holds | keys without TTL | wake-up p50 | p99 | worst |\n");
-        out.append("|---|---|---|---|---|---|---|---|---|---|---|---|\n");
+                + "| stuck holds | keys without TTL | wake-up p50 | p99 | worst | worst, no fault active |\n");
+        out.append("|---|---|---|---|---|---|---|---|---|---|---|---|---|\n");
         for (SoakVerdict v : verdicts) {
             out.append("| ").append(v.stage().name()).append(" | ").append(v.faults()).append(" | ")
                     .append(v.acquisitions()).append(" | ").append(v.errors()).append(" | ").append(v.gaveUp())
                     .append(" | ").append(v.losses())
                     .append(" | ").append(v.overlaps().size()).append(" | ").append(v.stuck().size()).append(" | ")
                     .append(v.keysWithoutTtl()).append(" | ").append(v.wakeUpMillis(0.5)).append(" ms | ")
-                    .append(v.wakeUpMillis(0.99)).append(" ms | ").append(v.wakeUpMillis(1.0)).append(" ms |\n");
+                    .append(v.wakeUpMillis(0.99)).append(" ms | ").append(v.wakeUpMillis(1.0)).append(" ms | ")
+                    .append(v.worstQuietWakeUpMillis()).append(" ms |\n");
         }
         for (SoakVerdict v : verdicts) {
             out.append("\n### ").append(v.stage().name()).append(v.passed() ? "" : ": FAILED").append("\n\n");

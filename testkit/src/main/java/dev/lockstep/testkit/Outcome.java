@@ -23,7 +23,7 @@ public record Outcome(Stage stage, Scenario scenario, boolean claimed, Verdict v
         REPRODUCED("reproduced"),
         /** Anything else: a claim broken, a failure that did not show, or a run that broke. */
         FAILED("FAILED"),
-        /** The story needs something the stage does not have (several masters). */
+        /** The story needs something the stage does not have ({@link Scenario#needs()}). */
         NOT_APPLICABLE("n/a");
 
         private final String text;
@@ -56,7 +56,7 @@ public record Outcome(Stage stage, Scenario scenario, boolean claimed, Verdict v
     public String report() {
         StringBuilder out = new StringBuilder();
         if (cell() == Cell.NOT_APPLICABLE) {
-            return stage.name() + " / " + scenario.id() + ": n/a (" + scenario.story() + ")\n";
+            return stage.name() + " / " + scenario.id() + ": n/a (needs " + scenario.needs() + ")\n";
         }
         out.append(stage.name()).append(" / ").append(scenario.id()).append(": ").append(cell())
                 .append(claimed ? " (claims " : " (does not claim ").append(scenario.guarantee()).append(")\n");

@@ -40,6 +40,11 @@ public abstract class Scenario {
         return true;
     }
 
+    /** What a stage needs for this story, in a few words, where {@link #appliesTo} can say no; else null. */
+    public String needs() {
+        return null;
+    }
+
     /** Plays the story against {@code context.stage()} and judges the history it recorded. */
     public abstract Verdict run(ScenarioContext context) throws Exception;
 

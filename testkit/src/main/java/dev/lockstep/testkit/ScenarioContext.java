@@ -115,6 +115,11 @@ public final class ScenarioContext implements AutoCloseable {
         return actor(name, addresses(nodes()), options);
     }
 
+    /** A client called {@code name} that reaches the nodes only through {@code links}, so their faults are its alone. */
+    public Actor actorBehind(String name, List<FaultyLink> links, LockOptions options) {
+        return actor(name, links.stream().map(FaultyLink::address).toList(), options);
+    }
+
     /** A client called {@code name} connected to {@code addresses} (nodes, or {@link FaultyLink}s in front of them). */
     public synchronized Actor actor(String name, List<HostAndPort> addresses, LockOptions options) {
         List<RedisClient> clients = new ArrayList<>();

@@ -8,18 +8,12 @@ import dev.lockstep.DistLock;
 import dev.lockstep.LeaseLoss;
 import dev.lockstep.LockOptions;
 import dev.lockstep.testkit.Await;
-import dev.lockstep.testkit.RedisFixture;
-import dev.lockstep.testkit.RedisNode;
+import dev.lockstep.testkit.SingleNodeTest;
 import java.time.Duration;
-import java.util.ArrayDeque;
-import java.util.Deque;
 import java.util.List;
 import java.util.concurrent.CopyOnWriteArrayList;
 import java.util.concurrent.CountDownLatch;
 import java.util.concurrent.TimeUnit;
-import org.junit.jupiter.api.AfterAll;
-import org.junit.jupiter.api.AfterEach;
-import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.Test;
 import redis.clients.jedis.Jedis;
 import redis.clients.jedis.RedisClient;
@@ -30,39 +24,14 @@ import redis.clients.jedis.RedisClient;
  * listener. (A client closed while its lock script runs is in the contract suite, for every
  * stage with a watchdog.)
  */
-class ClientFaultTest {
+class ClientFaultTest extends SingleNodeTest {
 
     private static final Duration TIMEOUT = Duration.ofMillis(600);
     private static final Duration BOUND = Duration.ofSeconds(10);
 
-    private static RedisFixture fixture;
-    private static RedisNode node;
-    private final Deque<AutoCloseable> opened = new ArrayDeque<>();
-
-    @BeforeAll
-    static void startRedis() {
-        fixture = RedisFixture.processes();
-        node = fixture.start();
-    }
-
-    @AfterAll
-    static void stopRedis() {
-        fixture.close();
-    }
-
-    @AfterEach
-    void closeClients() throws Exception {
-        while (!opened.isEmpty()) {
-            opened.pop().close();
-        }
-    }
-
     private WatchdogLocks client() {
-        RedisClient redis = node.newClient();
-        opened.push(redis);
-        WatchdogLocks locks = new WatchdogLocks(redis, LockOptions.defaults().withWatchdogTimeout(TIMEOUT));
-        opened.push(locks);
-        return locks;
+        RedisClient redis = closedAfter(node.newClient());
+        return closedAfter(new WatchdogLocks(redis, LockOptions.defaults().withWatchdogTimeout(TIMEOUT)));
     }
 
     @Test

@@ -9,56 +9,28 @@ import dev.lockstep.DistLock;
 import dev.lockstep.LeaseLoss;
 import dev.lockstep.LockOptions;
 import dev.lockstep.testkit.Await;
-import dev.lockstep.testkit.RedisFixture;
-import dev.lockstep.testkit.RedisNode;
 import dev.lockstep.testkit.RedisTraffic;
+import dev.lockstep.testkit.SingleNodeTest;
 import dev.lockstep.testkit.Threads;
 import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
 import java.util.concurrent.CopyOnWriteArrayList;
-import org.junit.jupiter.api.AfterAll;
-import org.junit.jupiter.api.AfterEach;
-import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.Test;
 import redis.clients.jedis.RedisClient;
 
 /** The watchdog's own promises, beyond the scenarios: what renews, what stops, and what the holder is told. */
-class WatchdogTest {
+class WatchdogTest extends SingleNodeTest {
 
     private static final Duration TIMEOUT = Duration.ofMillis(300);
     private static final Duration BOUND = Duration.ofSeconds(5);
 
-    private static RedisFixture fixture;
-    private static RedisNode node;
-    private final List<AutoCloseable> opened = new ArrayList<>();
     private RedisClient redis;
 
-    @BeforeAll
-    static void startRedis() {
-        fixture = RedisFixture.processes();
-        node = fixture.start();
-    }
-
-    @AfterAll
-    static void stopRedis() {
-        fixture.close();
-    }
-
-    @AfterEach
-    void closeClients() throws Exception {
-        for (AutoCloseable c : opened) {
-            c.close();
-        }
-    }
-
     private WatchdogLocks client() {
-        redis = node.newClient();
-        WatchdogLocks locks = new WatchdogLocks(redis, LockOptions.defaults().withWatchdogTimeout(TIMEOUT));
-        opened.add(locks);
-        opened.add(redis);
-        return locks;
+        redis = closedAfter(node.newClient());
+        return closedAfter(new WatchdogLocks(redis, LockOptions.defaults().withWatchdogTimeout(TIMEOUT)));
     }
 
     @Test

@@ -29,17 +29,17 @@ import redis.clients.jedis.RedisClient;
 class ClientFaultTest extends OneNodeTest {
 
     private static final Duration WAIT = Duration.ofSeconds(20);
-    /** Two heartbeats to notice a silent connection, a retry pause, and room for a busy machine. */
-    private static final Duration PROMPTLY = Duration.ofSeconds(3);
+    /** Once the fault has healed: a retry pause, a resubscription and a try, and room for a busy machine. */
+    private static final Duration PROMPTLY = Duration.ofSeconds(1);
+    /** A half-open connection heals only when it is noticed: two heartbeats, then as {@link #PROMPTLY}. */
+    private static final Duration NOTICED = Subscriber.HEARTBEAT.multipliedBy(2).plus(PROMPTLY);
 
     private PubSubLocks clientAt(HostAndPort address) {
         return client(RedisNode.newClient(address));
     }
 
     private FaultyLink link(RedisNode to) {
-        FaultyLink link = FaultyLink.to(to.address());
-        track(link);
-        return link;
+        return closedAfter(FaultyLink.to(to.address()));
     }
 
     @Test
@@ -56,7 +56,7 @@ class ClientFaultTest extends OneNodeTest {
             long released = System.nanoTime();
             assertTrue(LockThread.get(waiting, WAIT), "the waiter never got the released lock");
             long lagMillis = (System.nanoTime() - released) / 1_000_000;
-            assertTrue(lagMillis < PROMPTLY.toMillis(), "the waiter slept " + lagMillis + " ms on a dead subscription");
+            assertTrue(lagMillis < NOTICED.toMillis(), "the waiter slept " + lagMillis + " ms on a dead subscription");
             thread.run(waiter::unlock);
         }
     }

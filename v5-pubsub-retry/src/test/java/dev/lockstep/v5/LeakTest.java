@@ -74,7 +74,7 @@ class LeakTest extends OneNodeTest {
             assertEquals(Set.of(), admin.keys("{leak-*"), "lock keys outlived their last unlock");
         }
 
-        closeClients();
+        closeOpened();
         Probe.eventually("the server still has subscriptions after both clients closed", SETTLE,
                 () -> Probe.serverChannels(node), Set::isEmpty);
         // Subscriber, watchdog and worker threads all end: the JVM is back to the threads it had.

@@ -165,7 +165,7 @@ public abstract class LockContract {
     void scenario(Scenario scenario) {
         Outcome outcome = Outcome.run(stage, scenario, fixture);
         scoreboard.add(outcome);
-        assumeTrue(scenario.appliesTo(stage), () -> scenario.id() + " needs several masters");
+        assumeTrue(scenario.appliesTo(stage), () -> scenario.id() + " needs " + scenario.needs());
         String report = outcome.report();
         System.out.println("\n" + report);
         boolean strict = Boolean.getBoolean("lockstep.strict");
@@ -379,7 +379,7 @@ public abstract class LockContract {
             List<FaultyLink> links = context.links();
             // A slow link holds the reply back while the test closes the client; the 30 s lease cannot free the key.
             LockOptions options = LockOptions.defaults().withNodeTimeout(Duration.ofSeconds(2));
-            Locks locks = context.actor("A", links.stream().map(FaultyLink::address).toList(), options).locks();
+            Locks locks = context.actorBehind("A", links, options).locks();
             DistLock lock = locks.get("closed-midway");
             // Connections open before the link slows down: their handshakes are not the point.
             DistLock warmUp = locks.get("warm-up");

@@ -41,6 +41,11 @@ public final class DroppedSubscription extends Scenario {
     }
 
     @Override
+    public String needs() {
+        return "waiters that sleep on a subscription";
+    }
+
+    @Override
     public boolean appliesTo(Stage stage) {
         return stage.claims().contains(Guarantee.EFFICIENT_WAIT);
     }

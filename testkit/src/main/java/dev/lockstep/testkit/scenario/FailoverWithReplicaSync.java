@@ -42,6 +42,11 @@ public final class FailoverWithReplicaSync extends Scenario {
     }
 
     @Override
+    public String needs() {
+        return "one master and its replica";
+    }
+
+    @Override
     public boolean appliesTo(Stage stage) {
         return !stage.multiNode();
     }

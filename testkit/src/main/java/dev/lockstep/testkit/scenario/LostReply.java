@@ -42,7 +42,7 @@ public final class LostReply extends Scenario {
     public Verdict run(ScenarioContext context) throws Exception {
         LockOptions options = ScenarioContext.leaseOptions(LEASE);
         List<FaultyLink> links = context.links();
-        Actor a = context.actor("A", links.stream().map(FaultyLink::address).toList(), options);
+        Actor a = context.actorBehind("A", links, options);
         Actor b = context.actor("B", options);
         warmUp(a);
         links.forEach(FaultyLink::loseReplies);

@@ -39,7 +39,7 @@ public final class PartitionedHolder extends Scenario {
     public Verdict run(ScenarioContext context) throws Exception {
         LockOptions options = ScenarioContext.leaseOptions(LEASE);
         List<FaultyLink> links = context.links();
-        Actor a = context.actor("A", links.stream().map(FaultyLink::address).toList(), options);
+        Actor a = context.actorBehind("A", links, options);
         Actor b = context.actor("B", options);
         if (!a.tryLock(LOCK, Duration.ZERO, null)) {
             throw new IllegalStateException("A could not take a free lock");

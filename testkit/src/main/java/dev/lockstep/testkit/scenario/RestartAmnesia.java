@@ -60,6 +60,11 @@ public final class RestartAmnesia extends Scenario {
     }
 
     @Override
+    public String needs() {
+        return "several independent masters";
+    }
+
+    @Override
     public boolean appliesTo(Stage stage) {
         return stage.multiNode();
     }
@@ -69,7 +74,7 @@ public final class RestartAmnesia extends Scenario {
         History history = context.history();
         List<RedisNode> nodes = context.nodes(remedy == Remedy.AOF ? NodeConfig.defaults().withAof() : NodeConfig.defaults());
         List<FaultyLink> links = context.links();
-        Actor a = context.actor("A", links.stream().map(FaultyLink::address).toList(), ScenarioContext.leaseOptions(LEASE));
+        Actor a = context.actorBehind("A", links, ScenarioContext.leaseOptions(LEASE));
         links.get(3).blackhole();
         links.get(4).blackhole();
         history.record(History.REDIS, Kind.FAULT, "n4 and n5 unreachable for A");

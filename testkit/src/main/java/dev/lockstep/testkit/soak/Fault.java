@@ -20,12 +20,7 @@ public enum Fault {
         String inject(Target target, Random random) throws InterruptedException {
             RedisNode node = target.anyNode(random);
             long millis = 200 + random.nextInt(500);
-            node.pause();
-            try {
-                Thread.sleep(millis);
-            } finally {
-                node.resume();
-            }
+            lasting(millis, node::pause, node::resume);
             return node.label() + " stalled " + millis + " ms";
         }
     },
@@ -60,12 +55,8 @@ public enum Fault {
         String inject(Target target, Random random) throws InterruptedException {
             SoakClient client = target.anyClient(random);
             long millis = 300 + random.nextInt(1200);
-            client.links().forEach(FaultyLink::loseReplies);
-            try {
-                Thread.sleep(millis);
-            } finally {
-                client.links().forEach(FaultyLink::heal);
-            }
+            lasting(millis, () -> client.links().forEach(FaultyLink::loseReplies),
+                    () -> client.links().forEach(FaultyLink::heal));
             return client.current() + " lost every reply for " + millis + " ms";
         }
     },
@@ -75,12 +66,8 @@ public enum Fault {
         String inject(Target target, Random random) throws InterruptedException {
             SoakClient client = target.anyClient(random);
             long millis = 300 + random.nextInt(2700);
-            client.links().forEach(FaultyLink::blackhole);
-            try {
-                Thread.sleep(millis);
-            } finally {
-                client.links().forEach(FaultyLink::heal);
-            }
+            lasting(millis, () -> client.links().forEach(FaultyLink::blackhole),
+                    () -> client.links().forEach(FaultyLink::heal));
             return client.current() + " cut off for " + millis + " ms";
         }
     },
@@ -109,12 +96,7 @@ public enum Fault {
         String inject(Target target, Random random) throws InterruptedException {
             SoakClient client = target.anyClient(random);
             long millis = 100 + random.nextInt(300);
-            client.pause();
-            try {
-                Thread.sleep(millis);
-            } finally {
-                client.resume();
-            }
+            lasting(millis, client::pause, client::resume);
             return client.current() + " paused " + millis + " ms";
         }
     };
@@ -155,6 +137,16 @@ public enum Fault {
         /** One client, drawn at random. */
         default SoakClient anyClient(Random random) {
             return clients().get(random.nextInt(clients().size()));
+        }
+    }
+
+    /** Starts a fault, lets it last {@code millis}, and heals it, whatever happens meanwhile. */
+    private static void lasting(long millis, Runnable start, Runnable heal) throws InterruptedException {
+        start.run();
+        try {
+            Thread.sleep(millis);
+        } finally {
+            heal.run();
         }
     }
 

@@ -27,11 +27,12 @@ import java.util.stream.Collectors;
  * @param stuck          lock keys left a lease after every client stopped, described
  * @param keysWithoutTtl lock keys seen without a TTL, over every sample
  * @param wakeUps        for each release some other actor was waiting on: how long until the next acquisition
- * @param worstWakeUps   the slowest of those, described with the fault that was active, if any
+ * @param quietWakeUps   the wake-ups during which no fault was being injected
+ * @param worstWakeUps   the slowest wake-ups, described with the fault that was active, if any
  */
 public record SoakVerdict(Stage stage, Soak.Settings settings, Map<Fault, Integer> faultCounts, int acquisitions,
                           int errors, int gaveUp, int losses, List<String> overlaps, List<String> stuck, long keysWithoutTtl,
-                          List<Long> wakeUps, List<String> worstWakeUps) {
+                          List<Long> wakeUps, List<Long> quietWakeUps, List<String> worstWakeUps) {
 
     /** A fault as injected: what, and from when to when (nanoTime). */
     record Injected(Fault fault, long from, long to, String what) {
@@ -49,10 +50,19 @@ public record SoakVerdict(Stage stage, Soak.Settings settings, Map<Fault, Intege
 
     /** The {@code q} quantile of the wake-ups, in ms (0 when there were none). */
     public long wakeUpMillis(double q) {
-        if (wakeUps.isEmpty()) {
+        return quantileMillis(wakeUps, q);
+    }
+
+    /** The slowest wake-up during which no fault was being injected, in ms. */
+    public long worstQuietWakeUpMillis() {
+        return quantileMillis(quietWakeUps, 1.0);
+    }
+
+    private static long quantileMillis(List<Long> nanos, double q) {
+        if (nanos.isEmpty()) {
             return 0;
         }
-        List<Long> sorted = wakeUps.stream().sorted().toList();
+        List<Long> sorted = nanos.stream().sorted().toList();
         return sorted.get((int) Math.min(sorted.size() - 1, Math.floor(q * sorted.size()))) / 1_000_000;
     }
 
@@ -64,19 +74,20 @@ public record SoakVerdict(Stage stage, Soak.Settings settings, Map<Fault, Intege
         int gaveUp = (int) events.stream().filter(e -> e.kind() == Kind.DENIED).count();
         int losses = (int) events.stream().filter(e -> e.kind() == Kind.LOST).count();
         List<String> overlaps = new ArrayList<>();
-        List<Long> wakeUps = new ArrayList<>();
         List<Slow> slow = new ArrayList<>();
         Map<String, List<SoakEvent>> byLock = events.stream().filter(e -> !e.lock().equals("-"))
                 .collect(Collectors.groupingBy(SoakEvent::lock));
         List<SoakEvent> crashes = events.stream().filter(e -> e.kind() == Kind.CRASHED).toList();
         byLock.forEach((lock, onLock) -> {
             overlaps.addAll(overlaps(lock, onLock, crashes));
-            wakeUps(lock, onLock, faults, wakeUps, slow);
+            wakeUps(lock, onLock, faults, slow);
         });
         List<String> worst = slow.stream().sorted(Comparator.comparingLong(Slow::nanos).reversed()).limit(5)
                 .map(Slow::toString).toList();
+        List<Long> wakeUps = slow.stream().map(Slow::nanos).toList();
+        List<Long> quiet = slow.stream().filter(Slow::quiet).map(Slow::nanos).toList();
         return new SoakVerdict(stage, settings, faultCounts, acquisitions, errors, gaveUp, losses, overlaps, stuck,
-                keysWithoutTtl, wakeUps, worst);
+                keysWithoutTtl, wakeUps, quiet, worst);
     }
 
     /** Critical sections, ENTER to EXIT (or the client's crash), of different actors that overlap. */
@@ -111,8 +122,7 @@ public record SoakVerdict(Stage stage, Soak.Settings settings, Map<Fault, Intege
     }
 
     /** For each release while another actor was waiting, the time until the next acquisition. */
-    private static void wakeUps(String lock, List<SoakEvent> onLock, List<Injected> faults, List<Long> wakeUps,
-                                List<Slow> slow) {
+    private static void wakeUps(String lock, List<SoakEvent> onLock, List<Injected> faults, List<Slow> slow) {
         for (int i = 0; i < onLock.size(); i++) {
             SoakEvent release = onLock.get(i);
             if (release.kind() != Kind.UNLOCKED) {
@@ -131,22 +141,22 @@ public record SoakVerdict(Stage stage, Soak.Settings settings, Map<Fault, Intege
                 continue;
             }
             long lag = next.get().at() - releasedAt;
-            wakeUps.add(lag);
             String during = faults.stream().filter(f -> f.from() < next.get().at() && f.to() > releasedAt)
                     .map(f -> "during " + f.fault().label() + " (" + f.what() + ")")
                     .collect(Collectors.joining(", "));
-            if (during.isEmpty()) {
+            boolean quiet = during.isEmpty();
+            if (quiet) {
                 // Some faults outlast their injection (a half-open connection stays until it is noticed).
                 during = faults.stream().filter(f -> f.to() <= releasedAt).reduce((first, second) -> second)
                         .map(f -> (releasedAt - f.to()) / 1_000_000 + " ms after " + f.fault().label()
                                 + " (" + f.what() + ")")
                         .orElse("no fault before it");
             }
-            slow.add(new Slow(lock, release.actor(), next.get().actor(), lag, during));
+            slow.add(new Slow(lock, release.actor(), next.get().actor(), lag, quiet, during));
         }
     }
 
-    private record Slow(String lock, String releaser, String taker, long nanos, String during) {
+    private record Slow(String lock, String releaser, String taker, long nanos, boolean quiet, String during) {
 
         @Override
         public String toString() {
