@@ -1,5 +1,6 @@
 package dev.lockstep.v5;
 
+import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertFalse;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
@@ -97,6 +98,85 @@ class ClientFaultTest extends OneNodeTest {
             assertTrue(lagMillis < PROMPTLY.toMillis(), "the waiter took " + lagMillis + " ms after Redis was back");
             thread.run(waiter::unlock);
         }
+    }
+
+    /**
+     * The subscription drops and, while the subscriber pauses before reconnecting, a second waiter
+     * joins. Nothing may be written to the dead connection meanwhile: Jedis would quietly open a
+     * new socket for the write, subscribed and never read, a connection that outlives the client.
+     * The new waiter is subscribed with the reconnection, on the one connection the client has.
+     */
+    @Test
+    void aWaiterJoiningWhileTheSubscriptionReconnectsOpensNoStrayConnection() throws Exception {
+        DistLock holderOfA = clientAt(node.address()).get("rejoin-a");
+        DistLock holderOfB = clientAt(node.address()).get("rejoin-b");
+        // A long retry pause: the second waiter surely joins while the subscriber waits to reconnect.
+        PubSubLocks waiters = client(RedisNode.newClient(node.address()),
+                LockOptions.defaults().withSpinInterval(Duration.ofSeconds(1)));
+        try (LockThread holding = new LockThread("rejoin-holder"); LockThread first = new LockThread("rejoin-first");
+             LockThread second = new LockThread("rejoin-second")) {
+            assertTrue(holding.call(() -> holderOfA.tryLock(Duration.ZERO, null) && holderOfB.tryLock(Duration.ZERO, null)));
+            Future<Boolean> waitingForA = first.submit(() -> waiters.get("rejoin-a").tryLock(WAIT, null));
+            Await.until("the first waiter subscribes", WAIT, () -> Probe.subscribers(node, Probe.channel("rejoin-a")) == 1);
+            node.killClients("pubsub");
+            String subscriberThread = "lockstep-subscriber-" + waiters.clientId().substring(0, 8);
+            Await.until("the subscriber pauses before reconnecting", WAIT, () -> pausing(subscriberThread));
+            Future<Boolean> waitingForB = second.submit(() -> waiters.get("rejoin-b").tryLock(WAIT, null));
+            Await.until("both channels are subscribed again", WAIT,
+                    () -> Probe.subscribers(node, Probe.channel("rejoin-a")) == 1
+                            && Probe.subscribers(node, Probe.channel("rejoin-b")) >= 1);
+            assertEquals(1, Probe.subscribers(node, Probe.channel("rejoin-b")), "a stray connection subscribed too");
+            holding.run(() -> {
+                holderOfA.unlock();
+                holderOfB.unlock();
+            });
+            assertTrue(LockThread.get(waitingForA, WAIT) && LockThread.get(waitingForB, WAIT));
+            first.run(() -> waiters.get("rejoin-a").unlock());
+            second.run(() -> waiters.get("rejoin-b").unlock());
+        }
+        waiters.close();
+        Await.until("no subscription outlives the client", WAIT, () -> Probe.serverChannels(node).isEmpty());
+    }
+
+    /**
+     * Redis dies under a waiter, and a second waiter joins while the subscriber waits to reconnect.
+     * Subscribing it must not be tried on the dead connection (that write fails, after the waiter
+     * was counted in, and the channel would stay wanted forever): it is subscribed when Redis is
+     * back, and when both waiters are done no channel stays subscribed.
+     */
+    @Test
+    void aWaiterJoiningWhileRedisIsDownLeavesNoSubscriptionBehind() throws Exception {
+        RedisNode restarted = fixture.start();
+        Probe.warmScripts(restarted);
+        DistLock holder = clientAt(restarted.address()).get("down-a");
+        PubSubLocks waiters = client(RedisNode.newClient(restarted.address()),
+                LockOptions.defaults().withSpinInterval(Duration.ofSeconds(1)));
+        try (LockThread first = new LockThread("down-first"); LockThread second = new LockThread("down-second")) {
+            assertTrue(holder.tryLock(Duration.ZERO, null));
+            Future<Boolean> waitingForA = first.submit(() -> waiters.get("down-a").tryLock(WAIT, null));
+            Await.until("the first waiter subscribes", WAIT,
+                    () -> Probe.subscribers(restarted, Probe.channel("down-a")) == 1);
+            restarted.kill();
+            String subscriberThread = "lockstep-subscriber-" + waiters.clientId().substring(0, 8);
+            Await.until("the subscriber pauses before reconnecting", WAIT, () -> pausing(subscriberThread));
+            Future<Boolean> waitingForB = second.submit(() -> waiters.get("down-b").tryLock(WAIT, null));
+            Await.until("the second waiter waits", WAIT, () -> waitingForB.isDone()
+                    || second.thread().getState() == Thread.State.TIMED_WAITING);
+            restarted.start();
+            // Restarted empty: both locks are free, and both waiters take them once subscribed again.
+            assertTrue(LockThread.get(waitingForA, WAIT), "the first waiter never got its lock");
+            assertTrue(LockThread.get(waitingForB, WAIT), "the second waiter never got its lock");
+            first.run(() -> waiters.get("down-a").unlock());
+            second.run(() -> waiters.get("down-b").unlock());
+        }
+        Await.until("no channel stays subscribed once nobody waits", WAIT,
+                () -> waiters.subscribedChannels().isEmpty() && Probe.serverChannels(restarted).isEmpty());
+    }
+
+    /** Whether the thread called {@code name} sleeps, as the subscriber does in its pause before reconnecting. */
+    private static boolean pausing(String name) {
+        return Thread.getAllStackTraces().keySet().stream()
+                .anyMatch(t -> t.getName().equals(name) && t.getState() == Thread.State.TIMED_WAITING);
     }
 
     /**
