@@ -4,6 +4,7 @@ import static dev.lockstep.v6.QuorumTestSupport.DEADLINE;
 import static dev.lockstep.v6.QuorumTestSupport.hash;
 import static dev.lockstep.v6.QuorumTestSupport.key;
 import static dev.lockstep.v6.QuorumTestSupport.scriptRuns;
+import static dev.lockstep.v6.QuorumTestSupport.subscribers;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import dev.lockstep.DistLock;
@@ -105,5 +106,39 @@ class ClientFaultTest extends IndependentMastersTest {
         }
         Await.until("the last unlock frees every master", DEADLINE,
                 () -> nodes.stream().allMatch(node -> hash(node, name).isEmpty()));
+    }
+
+    /**
+     * A node dies under a sleeping waiter; the holder unlocks on the others, and the waiter is
+     * granted by a quorum while its subscriber still waits to reconnect to the dead node. Leaving
+     * the channel must not write to that node's dead connection: the write would fail, and the
+     * error would replace the waiter's {@code true}, leaving a granted lock nobody knows it holds.
+     */
+    @Test
+    void aGrantWhileOneSubscriptionReconnectsIsReported() throws Exception {
+        String name = "grant-while-reconnecting";
+        List<RedisNode> three = List.of(fixture.start(), fixture.start(), fixture.start());
+        three.forEach(QuorumTestSupport::loadScripts);
+        // A long retry pause: the grant surely comes while the dead node's subscription waits to reconnect.
+        LockOptions options = LockOptions.defaults().withSpinInterval(Duration.ofSeconds(2));
+        DistLock holder = closedAfter(new RedLocks(clientsOf(three), options)).get(name);
+        RedLocks waiters = closedAfter(new RedLocks(clientsOf(three), options));
+        DistLock waiter = waiters.get(name);
+        try (LockThread holding = new LockThread("holder"); LockThread waiting = new LockThread("waiter")) {
+            assertTrue(holding.call(() -> holder.tryLock(Duration.ZERO, null)));
+            long before = scriptRuns(three.get(0));
+            Future<Boolean> taking = waiting.submit(() -> waiter.tryLock(LEASE, null));
+            Await.until("the waiter sleeps on every node", DEADLINE, () -> scriptRuns(three.get(0)) - before >= 2
+                    && three.stream().allMatch(node -> subscribers(node, name) == 1));
+            three.get(2).kill();
+            String deadNodesSubscriber = "lockstep-subscriber-" + waiters.clientId().substring(0, 8) + "-n3";
+            Await.until("the dead node's subscriber pauses", DEADLINE, () -> Thread.getAllStackTraces().keySet()
+                    .stream().anyMatch(t -> t.getName().equals(deadNodesSubscriber)
+                            && t.getState() == Thread.State.TIMED_WAITING));
+            holding.run(holder::unlock);
+            assertTrue(LockThread.get(taking, DEADLINE), "granted by two of three masters, the waiter was not told");
+            assertTrue(waiting.call(waiter::isHeldByCurrentThread));
+            waiting.run(waiter::unlock);
+        }
     }
 }

@@ -8,6 +8,7 @@ import static dev.lockstep.v6.QuorumTestSupport.key;
 import static dev.lockstep.v6.QuorumTestSupport.millis;
 import static dev.lockstep.v6.QuorumTestSupport.pttl;
 import static dev.lockstep.v6.QuorumTestSupport.scriptRuns;
+import static dev.lockstep.v6.QuorumTestSupport.subscribers;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertFalse;
 import static org.junit.jupiter.api.Assertions.assertInstanceOf;
@@ -611,12 +612,6 @@ class QuorumTest extends IndependentMastersTest {
                 () -> scriptRuns(witness) - before >= 2 && nodes.stream().allMatch(node -> subscribers(node, name) == 1));
         assertFalse(acquiredAt.isDone(), "the waiter should be asleep, the lock is held");
         return acquiredAt;
-    }
-
-    private static long subscribers(RedisNode node, String name) {
-        try (Jedis admin = node.admin()) {
-            return admin.pubsubNumSub(channel(name)).getOrDefault(channel(name), 0L);
-        }
     }
 
     /** Runs a call that throws checked exceptions inside a Runnable (only unchecked ones are expected). */

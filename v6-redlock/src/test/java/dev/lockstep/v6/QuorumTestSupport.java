@@ -98,6 +98,13 @@ final class QuorumTestSupport {
         }
     }
 
+    /** How many connections {@code node} has subscribed to lock {@code name}'s release channel. */
+    static long subscribers(RedisNode node, String name) {
+        try (Jedis admin = node.admin()) {
+            return admin.pubsubNumSub(channel(name)).getOrDefault(channel(name), 0L);
+        }
+    }
+
     /** Nanoseconds as whole milliseconds, for messages. */
     static long millis(long nanos) {
         return TimeUnit.NANOSECONDS.toMillis(nanos);
