@@ -15,8 +15,6 @@ import java.nio.charset.StandardCharsets;
 import java.time.Duration;
 import java.util.List;
 import java.util.concurrent.CopyOnWriteArrayList;
-import org.junit.jupiter.api.AfterAll;
-import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.Test;
 import redis.clients.jedis.HostAndPort;
 import redis.clients.jedis.Jedis;
@@ -25,21 +23,7 @@ import redis.clients.jedis.RedisClient;
 import redis.clients.jedis.exceptions.JedisConnectionException;
 
 /** {@link FaultyLink} in front of a real redis-server. */
-class FaultyLinkTest {
-
-    private static RedisFixture fixture;
-    private static RedisNode node;
-
-    @BeforeAll
-    static void startRedis() {
-        fixture = RedisFixture.processes();
-        node = fixture.start();
-    }
-
-    @AfterAll
-    static void stopRedis() {
-        fixture.close();
-    }
+class FaultyLinkTest extends SingleNodeTest {
 
     @Test
     void forwardsCommandsAndRepliesBothWays() {

@@ -6,6 +6,7 @@ import java.time.Duration;
 import java.util.List;
 import java.util.Locale;
 import java.util.Random;
+import java.util.function.Consumer;
 
 /**
  * The faults a soak draws from, server side and client side. Each is one the soaked stages claim
@@ -55,8 +56,7 @@ public enum Fault {
         String inject(Target target, Random random) throws InterruptedException {
             SoakClient client = target.anyClient(random);
             long millis = 300 + random.nextInt(1200);
-            lasting(millis, () -> client.links().forEach(FaultyLink::loseReplies),
-                    () -> client.links().forEach(FaultyLink::heal));
+            onLinksLasting(client, millis, FaultyLink::loseReplies);
             return client.current() + " lost every reply for " + millis + " ms";
         }
     },
@@ -66,8 +66,7 @@ public enum Fault {
         String inject(Target target, Random random) throws InterruptedException {
             SoakClient client = target.anyClient(random);
             long millis = 300 + random.nextInt(2700);
-            lasting(millis, () -> client.links().forEach(FaultyLink::blackhole),
-                    () -> client.links().forEach(FaultyLink::heal));
+            onLinksLasting(client, millis, FaultyLink::blackhole);
             return client.current() + " cut off for " + millis + " ms";
         }
     },
@@ -148,6 +147,12 @@ public enum Fault {
         } finally {
             heal.run();
         }
+    }
+
+    /** Breaks every link of {@code client} with {@code fault} for {@code millis}, then heals them. */
+    private static void onLinksLasting(SoakClient client, long millis, Consumer<FaultyLink> fault)
+            throws InterruptedException {
+        lasting(millis, () -> client.links().forEach(fault), () -> client.links().forEach(FaultyLink::heal));
     }
 
     /** The quiet time after a fault, 1 to 2.5 s: long enough to see the system settle, short enough for many faults. */
