@@ -38,14 +38,15 @@ final class ProcessRedisNode implements RedisNode {
                 "lockstep-redis-reaper"));
     }
 
-    private final RedisBinary binary = RedisBinary.get();
+    private final RedisBinary binary;
     private final NodeConfig config;
     private final Path dir;
     private final List<FaultyLink> links = new ArrayList<>();
     private volatile int port;
     private volatile Process process;
 
-    ProcessRedisNode(NodeConfig config) {
+    ProcessRedisNode(RedisBinary binary, NodeConfig config) {
+        this.binary = binary;
         this.config = config;
         try {
             this.dir = Files.createTempDirectory("lockstep-redis");

@@ -17,7 +17,10 @@ import org.slf4j.LoggerFactory;
 /**
  * The {@code redis-server} executable the fixtures start: {@code $LOCKSTEP_REDIS_SERVER}, else
  * {@code redis-server} on the {@code PATH}, else the binary bundled in the embedded-redis jar
- * (Redis 6.2), so a machine with only a JDK runs everything.
+ * (Redis 6.2), so a machine with only a JDK runs everything. Any {@code redis-server} 6.2 or newer
+ * will do, whatever its file is called: Debian's and Ubuntu's {@code /usr/bin/redis-server} is a
+ * link to {@code redis-check-rdb}, a binary that serves when started under a name with
+ * {@code redis-server} in it. Nothing here relies on the name of the file that finally runs.
  *
  * @param path    the executable
  * @param source  where it was found, for the log
@@ -37,12 +40,30 @@ public record RedisBinary(Path path, String source, String version) {
                 binary = resolved;
                 if (binary == null) {
                     binary = resolve();
-                    log.info("redis-server {} from {}: {}", binary.version, binary.source, binary.path);
+                    log.info("redis-server {} from {}: {} (runs {})", binary.version, binary.source, binary.path,
+                            binary.realPath());
                     resolved = binary;
                 }
             }
         }
         return binary;
+    }
+
+    /** A binary at {@code path}, as found in {@code source}, asked for its version. */
+    public static RedisBinary at(Path path, String source) {
+        if (!Files.isExecutable(path)) {
+            throw new IllegalStateException(source + ": " + path + " is not an executable file");
+        }
+        return describe(path, source);
+    }
+
+    /** The file that actually runs: {@link #path()} with every symbolic link resolved. */
+    public Path realPath() {
+        try {
+            return path.toRealPath();
+        } catch (IOException e) {
+            throw new UncheckedIOException("cannot resolve " + path, e);
+        }
     }
 
     /** The major.minor version as a number, e.g. 6.2, for features newer servers have. */
@@ -54,11 +75,7 @@ public record RedisBinary(Path path, String source, String version) {
     private static RedisBinary resolve() {
         String fromEnv = System.getenv("LOCKSTEP_REDIS_SERVER");
         if (fromEnv != null && !fromEnv.isBlank()) {
-            Path path = Path.of(fromEnv);
-            if (!Files.isExecutable(path)) {
-                throw new IllegalStateException("LOCKSTEP_REDIS_SERVER=" + fromEnv + " is not an executable file");
-            }
-            return describe(path, "$LOCKSTEP_REDIS_SERVER");
+            return at(Path.of(fromEnv), "$LOCKSTEP_REDIS_SERVER");
         }
         String pathVar = System.getenv().getOrDefault("PATH", "");
         for (String dir : pathVar.split(java.io.File.pathSeparator)) {

@@ -16,9 +16,14 @@ public interface RedisFixture extends AutoCloseable {
         };
     }
 
-    /** Nodes as {@code redis-server} child processes. */
+    /** Nodes as {@code redis-server} child processes, of {@link RedisBinary#get()}. */
     static RedisFixture processes() {
-        return new ProcessFixture();
+        return new ProcessFixture(RedisBinary.get());
+    }
+
+    /** Nodes as child processes of {@code binary}. */
+    static RedisFixture processes(RedisBinary binary) {
+        return new ProcessFixture(binary);
     }
 
     /** A new node with default settings. */
@@ -39,14 +44,19 @@ public interface RedisFixture extends AutoCloseable {
     /** The default fixture: child processes of this JVM. */
     final class ProcessFixture extends NodeFixture {
 
+        private final RedisBinary binary;
+
+        private ProcessFixture(RedisBinary binary) {
+            this.binary = binary;
+        }
+
         @Override
         protected RedisNode newNode(NodeConfig config) {
-            return new ProcessRedisNode(config);
+            return new ProcessRedisNode(binary, config);
         }
 
         @Override
         public String description() {
-            RedisBinary binary = RedisBinary.get();
             return "redis-server " + binary.version() + " (" + binary.source() + ")";
         }
     }

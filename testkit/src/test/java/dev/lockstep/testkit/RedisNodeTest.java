@@ -7,6 +7,8 @@ import static org.junit.jupiter.api.Assertions.assertThrows;
 import java.io.IOException;
 import java.net.InetSocketAddress;
 import java.net.Socket;
+import java.nio.file.Files;
+import java.nio.file.Path;
 import java.time.Duration;
 import java.util.List;
 import java.util.Objects;
@@ -16,6 +18,7 @@ import java.util.stream.Collectors;
 import org.junit.jupiter.api.AfterAll;
 import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.io.TempDir;
 import redis.clients.jedis.HostAndPort;
 import redis.clients.jedis.Jedis;
 import redis.clients.jedis.RedisClient;
@@ -185,9 +188,37 @@ class RedisNodeTest {
         }
     }
 
+    /**
+     * A distribution's layout, as Debian and Ubuntu install Redis: {@code redis-server} is a link
+     * to {@code redis-check-rdb}, which serves when started under a name containing
+     * {@code redis-server}. Started from such a link, a node runs, restarts, and is seen as the
+     * fixture's child: nothing may depend on the name of the file that runs.
+     */
+    @Test
+    void aDistributionStyleLinkWorksAsTheBinary(@TempDir Path dir) throws IOException {
+        Path real = RedisBinary.get().realPath();
+        Files.createSymbolicLink(dir.resolve("redis-check-rdb"), real);
+        Files.createSymbolicLink(dir.resolve("redis-server"), Path.of("redis-check-rdb"));
+        RedisBinary linked = RedisBinary.at(dir.resolve("redis-server"), "a distribution-style link");
+        assertEquals(RedisBinary.get().version(), linked.version());
+        assertEquals(real, linked.realPath());
+        Set<Long> before = redisChildren();
+        try (RedisFixture distribution = RedisFixture.processes(linked); RedisNode node = distribution.start();
+             RedisClient client = node.newClient()) {
+            assertEquals("PONG", client.ping());
+            Set<Long> after = redisChildren();
+            after.removeAll(before);
+            assertEquals(1, after.size(), "new redis-server children: " + after);
+            node.restart();
+            Await.until("the restarted node answers", Duration.ofSeconds(10), () -> RedisNode.answersPing(node.address()));
+        }
+    }
+
+    /** This JVM's children that run the Redis binary, told by the file that runs, not by its name. */
     private static Set<Long> redisChildren() {
+        Path binary = RedisBinary.get().realPath();
         return ProcessHandle.current().children()
-                .filter(p -> p.info().command().map(c -> c.endsWith("redis-server")).orElse(false))
+                .filter(p -> p.info().command().map(c -> Path.of(c).equals(binary)).orElse(false))
                 .map(ProcessHandle::pid)
                 .collect(Collectors.toSet());
     }
