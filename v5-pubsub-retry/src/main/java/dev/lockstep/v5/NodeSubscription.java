@@ -48,6 +48,8 @@ final class NodeSubscription {
     private Thread thread;
     private long pingSentAt;
     private long lastHeardAt;
+    /** The last failure logged at WARN, so an outage is logged once per cause, not once per retry. */
+    private String lastWarned;
 
     NodeSubscription(Subscriber subscriber, UnifiedJedis redis, String threadName, Duration retry) {
         this.subscriber = subscriber;
@@ -185,7 +187,7 @@ final class NodeSubscription {
                     listener = null;
                     requested.clear();
                 }
-                log.debug("subscription lost; waiters fall back to lease-bounded sleeps until it is back", e);
+                logFailure(e);
                 pauseBeforeRetry();
                 reconnected = true;
             } finally {
@@ -193,6 +195,22 @@ final class NodeSubscription {
                     connection = null;
                 }
             }
+        }
+    }
+
+    /** WARN once per cause of an outage; the same cause again, retry after retry, at DEBUG. */
+    private void logFailure(JedisException e) {
+        String cause = e.getClass().getSimpleName() + ": " + e.getMessage();
+        boolean first;
+        synchronized (subscriber) {
+            first = !cause.equals(lastWarned);
+            lastWarned = cause;
+        }
+        String message = "subscription on {} failed ({}); waiters sleep at most a holder's lease until it is back";
+        if (first) {
+            log.warn(message, threadName, cause);
+        } else {
+            log.debug(message, threadName, cause);
         }
     }
 
@@ -248,6 +266,8 @@ final class NodeSubscription {
         public void onSubscribe(String channel, int subscribedChannels) {
             synchronized (subscriber) {
                 lastHeardAt = System.nanoTime();
+                // Back: the next outage is news again.
+                lastWarned = null;
                 ReleaseChannel waiting = subscriber.wanted().get(channel);
                 if (waiting != null) {
                     waiting.confirmed(afterReconnection);

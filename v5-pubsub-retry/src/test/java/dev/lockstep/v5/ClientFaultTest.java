@@ -11,6 +11,9 @@ import dev.lockstep.testkit.FaultyLink;
 import dev.lockstep.testkit.LockThread;
 import dev.lockstep.testkit.NodeConfig;
 import dev.lockstep.testkit.RedisNode;
+import java.io.ByteArrayOutputStream;
+import java.io.PrintStream;
+import java.nio.charset.StandardCharsets;
 import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;
@@ -171,6 +174,51 @@ class ClientFaultTest extends OneNodeTest {
         }
         Await.until("no channel stays subscribed once nobody waits", WAIT,
                 () -> waiters.subscribedChannels().isEmpty() && Probe.serverChannels(restarted).isEmpty());
+    }
+
+    /**
+     * Redis stays down while a waiter's subscriber retries every spin interval: the outage is
+     * logged at WARN once, not once per retry, and once more for the next outage after it is back.
+     */
+    @Test
+    void aSubscriptionOutageIsLoggedOncePerCauseNotPerRetry() throws Exception {
+        // With AOF the lock outlives the restart, so the waiter stays subscribed for the second outage.
+        RedisNode down = fixture.start(new NodeConfig(true));
+        Probe.warmScripts(down);
+        DistLock holder = clientAt(down.address()).get("logged");
+        PubSubLocks waiters = client(RedisNode.newClient(down.address()),
+                LockOptions.defaults().withSpinInterval(Duration.ofMillis(50)));
+        String subscriber = "lockstep-subscriber-" + waiters.clientId().substring(0, 8);
+        ByteArrayOutputStream captured = new ByteArrayOutputStream();
+        PrintStream stderr = System.err;
+        // slf4j-simple writes to whatever System.err is at the time.
+        System.setErr(new PrintStream(captured, true, StandardCharsets.UTF_8));
+        try (LockThread waiting = new LockThread("logged")) {
+            assertTrue(holder.tryLock(Duration.ZERO, null));
+            Future<Boolean> taking = waiting.submit(() -> waiters.get("logged").tryLock(WAIT, null));
+            Await.until("the waiter subscribes", WAIT, () -> Probe.subscribers(down, Probe.channel("logged")) == 1);
+            down.kill();
+            // Twenty retry pauses with Redis down.
+            Thread.sleep(1000);
+            long warnedWhileDown = warnings(captured, subscriber);
+            down.start();
+            Await.until("the waiter subscribes again", WAIT, () -> Probe.subscribers(down, Probe.channel("logged")) == 1);
+            down.killClients("pubsub");
+            Await.until("the next outage is logged", WAIT, () -> warnings(captured, subscriber) == warnedWhileDown + 1);
+            // About twenty retries; a few causes (the end of the stream, a stale pooled connection, refusals).
+            assertTrue(warnedWhileDown >= 1 && warnedWhileDown <= 3, "the outage was logged " + warnedWhileDown
+                    + " times: " + captured.toString(StandardCharsets.UTF_8));
+            assertFalse(taking.isDone(), "the waiter left a lock that is still held");
+            waiting.thread().interrupt();
+        } finally {
+            System.setErr(stderr);
+        }
+    }
+
+    private static long warnings(ByteArrayOutputStream captured, String subscriber) {
+        return captured.toString(StandardCharsets.UTF_8).lines()
+                .filter(line -> line.contains(" WARN ") && line.contains("subscription on " + subscriber + " failed"))
+                .count();
     }
 
     /** Whether the thread called {@code name} sleeps, as the subscriber does in its pause before reconnecting. */
