@@ -12,6 +12,7 @@ import java.util.function.Supplier;
 import org.slf4j.LoggerFactory;
 import redis.clients.jedis.UnifiedJedis;
 import redis.clients.jedis.exceptions.JedisConnectionException;
+import redis.clients.jedis.exceptions.JedisDataException;
 
 /**
  * The plumbing every stage shares, so a stage's class holds only its idea: argument checks,
@@ -198,7 +199,8 @@ public abstract class AbstractDistLock implements DistLock {
     }
 
     /**
-     * Runs {@code call} against Redis; a connection failure becomes a {@link LockException} naming this lock.
+     * Runs {@code call} against Redis; a connection failure, or a server still loading its data,
+     * becomes a {@link LockException} naming this lock.
      * A closed client sends nothing: the call throws {@link IllegalStateException} first.
      */
     protected final <T> T ask(String operation, Supplier<T> call) {
@@ -207,6 +209,11 @@ public abstract class AbstractDistLock implements DistLock {
             return call.get();
         } catch (JedisConnectionException e) {
             throw new LockException(name, operation, e);
+        } catch (JedisDataException e) {
+            if (Patience.stillStarting(e)) {
+                throw new LockException(name, operation, e);
+            }
+            throw e;
         }
     }
 

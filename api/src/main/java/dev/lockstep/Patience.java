@@ -3,11 +3,12 @@ package dev.lockstep;
 import java.time.Duration;
 import java.util.function.Supplier;
 import redis.clients.jedis.exceptions.JedisConnectionException;
+import redis.clients.jedis.exceptions.JedisDataException;
 
 /**
  * Within one wait, attempts that could not reach Redis are tried again until they have failed
- * for a while: a restarted server or a stale pooled connection costs a retry, while a server that
- * stays down still fails the wait in bounded time. Retrying is safe only where an attempt whose
+ * for a while: a restarted server (still loading its data, or behind a stale pooled connection)
+ * costs a retry, while a server that stays down still fails the wait in bounded time. Retrying is safe only where an attempt whose
  * reply was lost can be repeated without taking a second hold; the stages that cannot promise
  * that show the consequence in their lost-reply lesson.
  */
@@ -21,6 +22,12 @@ public final class Patience {
         this.limitNanos = limit.toNanos();
     }
 
+    /** Whether {@code failure} is a server that restarted and still loads its data: it answers soon. */
+    public static boolean stillStarting(Throwable failure) {
+        return failure instanceof JedisDataException && failure.getMessage() != null
+                && failure.getMessage().startsWith("LOADING");
+    }
+
     /**
      * Runs {@code attempt}; if it fails to reach Redis and failures have not lasted the limit yet,
      * returns {@code whenFailed} instead of throwing, so the caller waits and tries again.
@@ -31,7 +38,7 @@ public final class Patience {
             failingSince = 0;
             return result;
         } catch (LockException e) {
-            if (!(e.getCause() instanceof JedisConnectionException)) {
+            if (!(e.getCause() instanceof JedisConnectionException || stillStarting(e.getCause()))) {
                 throw e;
             }
             long now = System.nanoTime();

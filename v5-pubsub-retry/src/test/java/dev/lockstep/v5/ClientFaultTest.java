@@ -187,7 +187,7 @@ class ClientFaultTest extends OneNodeTest {
         Probe.warmScripts(down);
         DistLock holder = clientAt(down.address()).get("logged");
         PubSubLocks waiters = client(RedisNode.newClient(down.address()),
-                LockOptions.defaults().withSpinInterval(Duration.ofMillis(50)));
+                LockOptions.defaults().withSpinInterval(Duration.ofMillis(100)));
         String subscriber = "lockstep-subscriber-" + waiters.clientId().substring(0, 8);
         ByteArrayOutputStream captured = new ByteArrayOutputStream();
         PrintStream stderr = System.err;
@@ -198,20 +198,30 @@ class ClientFaultTest extends OneNodeTest {
             Future<Boolean> taking = waiting.submit(() -> waiters.get("logged").tryLock(WAIT, null));
             Await.until("the waiter subscribes", WAIT, () -> Probe.subscribers(down, Probe.channel("logged")) == 1);
             down.kill();
-            // Twenty retry pauses with Redis down.
+            // About ten retry pauses with Redis down.
             Thread.sleep(1000);
             long warnedWhileDown = warnings(captured, subscriber);
             down.start();
-            Await.until("the waiter subscribes again", WAIT, () -> Probe.subscribers(down, Probe.channel("logged")) == 1);
+            Await.until("the waiter subscribes again, or stops waiting", WAIT,
+                    () -> taking.isDone() || Probe.subscribers(down, Probe.channel("logged")) == 1);
+            assertFalse(taking.isDone(), () -> "the waiter stopped waiting: " + outcome(taking));
             down.killClients("pubsub");
             Await.until("the next outage is logged", WAIT, () -> warnings(captured, subscriber) == warnedWhileDown + 1);
-            // About twenty retries; a few causes (the end of the stream, a stale pooled connection, refusals).
+            // About ten retries; a few causes (the end of the stream, a stale pooled connection, refusals).
             assertTrue(warnedWhileDown >= 1 && warnedWhileDown <= 3, "the outage was logged " + warnedWhileDown
                     + " times: " + captured.toString(StandardCharsets.UTF_8));
             assertFalse(taking.isDone(), "the waiter left a lock that is still held");
             waiting.thread().interrupt();
         } finally {
             System.setErr(stderr);
+        }
+    }
+
+    private static String outcome(Future<Boolean> done) {
+        try {
+            return String.valueOf(done.get());
+        } catch (Exception e) {
+            return e.toString();
         }
     }
 
