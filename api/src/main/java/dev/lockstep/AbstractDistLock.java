@@ -11,8 +11,7 @@ import java.util.function.Consumer;
 import java.util.function.Supplier;
 import org.slf4j.LoggerFactory;
 import redis.clients.jedis.UnifiedJedis;
-import redis.clients.jedis.exceptions.JedisConnectionException;
-import redis.clients.jedis.exceptions.JedisDataException;
+import redis.clients.jedis.exceptions.JedisException;
 
 /**
  * The plumbing every stage shares, so a stage's class holds only its idea: argument checks,
@@ -207,10 +206,8 @@ public abstract class AbstractDistLock implements DistLock {
         checkOpen(operation);
         try {
             return call.get();
-        } catch (JedisConnectionException e) {
-            throw new LockException(name, operation, e);
-        } catch (JedisDataException e) {
-            if (Patience.stillStarting(e)) {
+        } catch (JedisException e) {
+            if (Patience.unreachable(e)) {
                 throw new LockException(name, operation, e);
             }
             throw e;

@@ -8,9 +8,9 @@ import redis.clients.jedis.exceptions.JedisDataException;
 /**
  * Within one wait, attempts that could not reach Redis are tried again until they have failed
  * for a while: a restarted server (still loading its data, or behind a stale pooled connection)
- * costs a retry, while a server that stays down still fails the wait in bounded time. Retrying is safe only where an attempt whose
- * reply was lost can be repeated without taking a second hold; the stages that cannot promise
- * that show the consequence in their lost-reply lesson.
+ * costs a retry, while a server that stays down still fails the wait in bounded time. Retrying
+ * is safe only where an attempt whose reply was lost can be repeated without taking a second
+ * hold; the stages that cannot promise that show the consequence in their lost-reply lesson.
  */
 public final class Patience {
 
@@ -22,10 +22,13 @@ public final class Patience {
         this.limitNanos = limit.toNanos();
     }
 
-    /** Whether {@code failure} is a server that restarted and still loads its data: it answers soon. */
-    public static boolean stillStarting(Throwable failure) {
-        return failure instanceof JedisDataException && failure.getMessage() != null
-                && failure.getMessage().startsWith("LOADING");
+    /**
+     * Whether {@code failure} says Redis could not be asked, for now: the connection failed, or the
+     * server restarted and still loads its data. Such an attempt may have run, or may run soon.
+     */
+    public static boolean unreachable(Throwable failure) {
+        return failure instanceof JedisConnectionException || failure instanceof JedisDataException
+                && failure.getMessage() != null && failure.getMessage().startsWith("LOADING");
     }
 
     /**
@@ -38,7 +41,7 @@ public final class Patience {
             failingSince = 0;
             return result;
         } catch (LockException e) {
-            if (!(e.getCause() instanceof JedisConnectionException || stillStarting(e.getCause()))) {
+            if (!unreachable(e.getCause())) {
                 throw e;
             }
             long now = System.nanoTime();
