@@ -47,9 +47,9 @@ public abstract class AbstractDistLock implements DistLock {
         return name;
     }
 
-    /** The Redis key: the name in a hash tag, so every key and channel of one lock shares a Cluster slot. */
+    /** The Redis key: the name itself, as Redisson keys its locks, so both clients' locks of one name are one lock. */
     protected final String key() {
-        return "{" + name + "}";
+        return name;
     }
 
     /** The Redis this lock talks to. */

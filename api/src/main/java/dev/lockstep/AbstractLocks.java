@@ -54,10 +54,6 @@ public abstract class AbstractLocks implements Locks {
     @Override
     public final DistLock get(String name) {
         Args.name(name, "name");
-        if (name.startsWith("}")) {
-            // The key {name} would then have an empty hash tag: key and channel would hash whole, to different slots.
-            throw new IllegalArgumentException("name must not start with '}' (Redis Cluster hash tags), was " + name);
-        }
         if (closed) {
             throw new IllegalStateException("this Locks is closed; cannot get lock '" + name + "'");
         }

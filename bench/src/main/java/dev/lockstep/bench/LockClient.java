@@ -71,7 +71,7 @@ interface LockClient extends AutoCloseable {
     /** A Redisson client of {@code address} with Redisson's defaults, handing out {@code kind} locks. */
     static LockClient redisson(HostAndPort address, BiFunction<RedissonClient, String, RLock> kind) {
         RedissonClient client = connect(address, null);
-        return wrap(List.of(client), name -> kind.apply(client, redissonName(name)));
+        return wrap(List.of(client), name -> kind.apply(client, name));
     }
 
     /**
@@ -82,7 +82,7 @@ interface LockClient extends AutoCloseable {
     static LockClient redisson(List<HostAndPort> nodes, Duration nodeTimeout, Function<RLock[], RLock> combine) {
         List<RedissonClient> clients = nodes.stream().map(node -> connect(node, nodeTimeout)).toList();
         return wrap(clients, name -> combine.apply(
-                clients.stream().map(client -> client.getLock(redissonName(name))).toArray(RLock[]::new)));
+                clients.stream().map(client -> client.getLock(name)).toArray(RLock[]::new)));
     }
 
     private static LockClient wrap(List<RedissonClient> clients, Function<String, RLock> byName) {
@@ -100,10 +100,6 @@ interface LockClient extends AutoCloseable {
         };
     }
 
-    /** Lockstep's lock "x" lives at key {@code {x}}; Redisson uses the name as the key, so it is asked for "{x}". */
-    private static String redissonName(String name) {
-        return "{" + name + "}";
-    }
 
     private static RedissonClient connect(HostAndPort address, Duration responseTimeout) {
         Config config = new Config();

@@ -91,13 +91,13 @@ class SvgTimelineTest {
         h.acquired("A", start, Duration.ofMillis(30), 1, "locked (lease 30 ms)");
         h.record("A", Kind.ENTER, "enter, work outlasts the lease");
         Thread.sleep(35);
-        h.record(History.REDIS, Kind.EXPIRED, "{orders} expired");
+        h.record(History.REDIS, Kind.EXPIRED, "orders expired");
         h.acquired("B", start, Duration.ofSeconds(2), 1, "locked (lease 2000 ms)");
         h.record("B", Kind.ENTER, "enter");
         Thread.sleep(30);
         h.record("A", Kind.EXIT, "exit");
         h.unlocked(h.now(), "A", 0, "unlock");
-        h.record(History.REDIS, Kind.DELETED, "{orders} deleted");
+        h.record(History.REDIS, Kind.DELETED, "orders deleted");
         Thread.sleep(5);
         h.acquired("C", h.now(), Duration.ofSeconds(2), 1, "locked (lease 2000 ms)");
         h.record("C", Kind.ENTER, "enter");

@@ -15,6 +15,9 @@ import redis.clients.jedis.exceptions.JedisException;
  */
 public interface RedisNode extends AutoCloseable {
 
+    /** The prefix of the keys {@link #awaitReplicated} writes: not lock keys, so timelines leave them out. */
+    String REPLICATION_MARKER = "replication-marker-";
+
     /** Timeouts for clients the scenarios open: short, so a dead node fails a call quickly. */
     Duration CLIENT_TIMEOUT = Duration.ofMillis(1000);
 
@@ -102,7 +105,7 @@ public interface RedisNode extends AutoCloseable {
     /** Waits until {@code replica} has everything this master has: a marker written here arrives there. */
     default void awaitReplicated(RedisNode replica, Duration within) {
         try (Jedis onMaster = admin(); Jedis onReplica = replica.admin()) {
-            String marker = "replication-marker-" + System.nanoTime();
+            String marker = REPLICATION_MARKER + System.nanoTime();
             onMaster.set(marker, "1");
             Await.until(replica.label() + " catches up with " + label(), within, () -> {
                 try {

@@ -8,7 +8,7 @@ import redis.clients.jedis.JedisPubSub;
 import redis.clients.jedis.exceptions.JedisException;
 
 /**
- * Puts what Redis itself does to lock keys (the hash-tagged ones) into the history: expiry and
+ * Puts what Redis itself does to lock keys (every key but testkit's replication markers) into the history: expiry and
  * deletion, from keyspace notifications. This is how a timeline shows that a lease ran out, or whose unlock deleted a key.
  */
 final class RedisWatch implements AutoCloseable {
@@ -75,7 +75,7 @@ final class RedisWatch implements AutoCloseable {
 
         @Override
         public void onMessage(String channel, String key) {
-            if (!key.startsWith("{")) {
+            if (key.startsWith(RedisNode.REPLICATION_MARKER)) {
                 return;
             }
             if (EXPIRED.equals(channel)) {

@@ -31,15 +31,22 @@ import redis.clients.jedis.exceptions.JedisConnectionException;
 public class WatchdogLock extends AbstractDistLock {
 
     private static final LuaScript LOCK = LuaScript.load(WatchdogLock.class, "lock-or-take-over.lua");
-    private static final LuaScript UNLOCK = LuaScript.load(ReentrantHashLocks.class, "unlock.lua");
+    private static final LuaScript UNLOCK = LuaScript.load(ReentrantHashLocks.class, "unlock-and-publish.lua");
     private static final LuaScript RENEW = LuaScript.load(WatchdogLock.class, "renew.lua");
 
     private final Watchdog.Holds holds;
+    private final String channel;
 
     /** The lock called {@code name} of {@code client}, renewed by the client's watchdog. */
     protected WatchdogLock(String name, WatchdogLocks client) {
         super(name, client);
+        this.channel = ReentrantHashLocks.releaseChannel(name);
         this.holds = client.watchdog().holds(name, this::signalLeaseLost);
+    }
+
+    /** The channel the unlock script announces a full release on: Redisson's, as in stage 3. */
+    protected final String channel() {
+        return channel;
     }
 
     /** No lease given: the watchdog's, renewed while held. */
@@ -117,8 +124,8 @@ public class WatchdogLock extends AbstractDistLock {
     }
 
     /** Runs the unlock script for {@code owner}: nil (not the owner), 0 (still held) or 1 (released). */
-    protected Object unlockScript(String owner) {
-        return UNLOCK.run(redis(), List.of(key()), List.of(owner));
+    private Object unlockScript(String owner) {
+        return UNLOCK.run(redis(), List.of(key(), channel), List.of(owner, ReentrantHashLocks.RELEASED));
     }
 
     @Override

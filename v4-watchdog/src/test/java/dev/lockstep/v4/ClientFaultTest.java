@@ -44,11 +44,11 @@ class ClientFaultTest extends SingleNodeTest {
         Await.until("the holder is told its lease ran out", BOUND, () -> !losses.isEmpty());
         try (Jedis admin = node.admin()) {
             // Redis keeps the field longer than the holder believed (its clock ran fast): the window the lock falls into.
-            assertEquals(1, admin.pexpire("{declared-lost}", BOUND.toMillis()));
+            assertEquals(1, admin.pexpire("declared-lost", BOUND.toMillis()));
             lock.lock();
-            assertEquals("1", admin.hvals("{declared-lost}").get(0), "the old hold was counted on");
+            assertEquals("1", admin.hvals("declared-lost").get(0), "the old hold was counted on");
             lock.unlock();
-            assertFalse(admin.exists("{declared-lost}"), "one lock() and one unlock() left a hold behind");
+            assertFalse(admin.exists("declared-lost"), "one lock() and one unlock() left a hold behind");
         }
     }
 
@@ -87,12 +87,12 @@ class ClientFaultTest extends SingleNodeTest {
         doomed.lock();
         kept.lock();
         try (Jedis admin = node.admin()) {
-            admin.del("{doomed}");
+            admin.del("doomed");
             assertTrue(listening.await(BOUND.toMillis(), TimeUnit.MILLISECONDS), "the loss was never signalled");
             // The listener is stuck; three leases later the other hold must still be renewed.
             long until = System.nanoTime() + TIMEOUT.multipliedBy(3).toNanos();
             while (System.nanoTime() < until) {
-                assertTrue(admin.pttl("{kept}") > 0, "the stuck listener let another lock's lease run out");
+                assertTrue(admin.pttl("kept") > 0, "the stuck listener let another lock's lease run out");
                 Thread.sleep(20);
             }
             assertTrue(kept.isHeldByCurrentThread());

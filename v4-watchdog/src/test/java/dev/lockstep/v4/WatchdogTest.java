@@ -39,10 +39,10 @@ class WatchdogTest extends SingleNodeTest {
         lock.lock();
         Thread.sleep(TIMEOUT.multipliedBy(4).toMillis());
         assertTrue(lock.isHeldByCurrentThread());
-        long pttl = redis.pttl("{renewed}");
+        long pttl = redis.pttl("renewed");
         assertTrue(pttl > 0 && pttl <= TIMEOUT.toMillis(), "the lease should be renewed, pttl was " + pttl);
         lock.unlock();
-        assertEquals(-2, redis.pttl("{renewed}"));
+        assertEquals(-2, redis.pttl("renewed"));
     }
 
     @Test
@@ -51,7 +51,7 @@ class WatchdogTest extends SingleNodeTest {
         List<LeaseLoss> losses = new CopyOnWriteArrayList<>();
         lock.onLeaseLost(losses::add);
         lock.lock(TIMEOUT);
-        Await.until("the key expires", BOUND, () -> redis.pttl("{explicit}") == -2);
+        Await.until("the key expires", BOUND, () -> redis.pttl("explicit") == -2);
         Await.until("the holder is told", BOUND, () -> !losses.isEmpty());
         assertFalse(lock.isHeldByCurrentThread());
         IllegalMonitorStateException e = assertThrows(IllegalMonitorStateException.class, lock::unlock);
@@ -66,7 +66,7 @@ class WatchdogTest extends SingleNodeTest {
         List<LeaseLoss> losses = new CopyOnWriteArrayList<>();
         lock.onLeaseLost(losses::add);
         lock.lock();
-        redis.del("{deleted}");
+        redis.del("deleted");
         Await.until("the next renewal notices", BOUND, () -> !losses.isEmpty());
         assertTrue(losses.get(0).lockName().equals("deleted"));
         assertFalse(lock.isHeldByCurrentThread());
@@ -81,7 +81,7 @@ class WatchdogTest extends SingleNodeTest {
         lock.lock();
         lock.unlock();
         Thread.sleep(TIMEOUT.toMillis());
-        assertTrue(redis.pttl("{stopped}") > 0, "an inner unlock must keep renewing");
+        assertTrue(redis.pttl("stopped") > 0, "an inner unlock must keep renewing");
         lock.unlock();
         long before = scriptCalls();
         Thread.sleep(TIMEOUT.multipliedBy(2).toMillis());
@@ -109,7 +109,7 @@ class WatchdogTest extends SingleNodeTest {
         WatchdogLocks locks = client();
         locks.get("abandoned").lock();
         locks.close();
-        Await.until("the abandoned lease runs out", BOUND, () -> redis.pttl("{abandoned}") == -2);
+        Await.until("the abandoned lease runs out", BOUND, () -> redis.pttl("abandoned") == -2);
         String client = locks.clientId().substring(0, 8);
         Await.until("the watchdog threads end", BOUND, () -> Threads.named("lockstep-watchdog-" + client).isEmpty()
                 && Threads.named("lockstep-lease-clock-" + client).isEmpty());

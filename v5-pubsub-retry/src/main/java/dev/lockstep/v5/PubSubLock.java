@@ -1,36 +1,25 @@
 package dev.lockstep.v5;
 
 import dev.lockstep.Lease;
-import dev.lockstep.LuaScript;
 import dev.lockstep.Patience;
+import dev.lockstep.v3.ReentrantHashLocks;
 import dev.lockstep.v4.WatchdogLock;
-import java.util.List;
 
 /**
  * The stage-5 lock: stage 4's, waiting as Redisson does. Try once; if the lock is held,
  * subscribe to its release channel and loop: try again, and if still held sleep on the channel
  * for at most the holder's remaining lease (and the remaining wait). A release message wakes
  * one waiter of this client; a lost message costs one lease-bounded sleep, never a hang. The
- * unlock script publishes {@value PubSubLocks#RELEASED} on the channel when the last hold goes.
+ * unlock script is stage 3's, which already publishes {@value ReentrantHashLocks#RELEASED} on the
+ * channel when the last hold goes: from this stage on, someone here listens.
  */
 final class PubSubLock extends WatchdogLock {
-
-    private static final LuaScript UNLOCK = LuaScript.load(PubSubLock.class, "unlock.lua");
 
     private final Subscriber subscriber;
 
     PubSubLock(String name, PubSubLocks client, Subscriber subscriber) {
         super(name, client);
         this.subscriber = subscriber;
-    }
-
-    private String channel() {
-        return PubSubLocks.releaseChannel(key());
-    }
-
-    @Override
-    protected Object unlockScript(String owner) {
-        return UNLOCK.run(redis(), List.of(key(), channel()), List.of(owner, PubSubLocks.RELEASED));
     }
 
     @Override

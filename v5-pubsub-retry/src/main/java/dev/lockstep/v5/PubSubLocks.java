@@ -16,9 +16,6 @@ import redis.clients.jedis.UnifiedJedis;
  */
 public final class PubSubLocks extends WatchdogLocks {
 
-    /** The message the unlock script publishes on a full release: Redisson's, so its waiters and ours wake each other. */
-    public static final String RELEASED = "0";
-
     private final Subscriber subscriber;
 
     /** A client of the stage-5 lock over {@code redis}. */
@@ -28,11 +25,6 @@ public final class PubSubLocks extends WatchdogLocks {
                 Guarantee.EFFICIENT_WAIT, Guarantee.WAKE_AFTER_RECONNECT, Guarantee.REPLICATED_ACQUIRE));
         this.subscriber = new Subscriber(List.of(redis), "lockstep-subscriber-" + clientId().substring(0, 8),
                 options.spinInterval());
-    }
-
-    /** The release channel of lock key {@code key}: {@code redisson_lock__channel:{name}}, in the key's Cluster slot. */
-    public static String releaseChannel(String key) {
-        return "redisson_lock__channel:" + key;
     }
 
     @Override

@@ -52,7 +52,6 @@ import redis.clients.jedis.exceptions.JedisMovedDataException;
 class ClusterTest {
 
     private static final Logger log = LoggerFactory.getLogger(ClusterTest.class);
-    private static final String CHANNEL_PREFIX = "redisson_lock__channel:";
     private static final Duration WATCHDOG = Duration.ofMillis(600);
     private static final LockOptions OPTIONS = LockOptions.defaults()
             .withWatchdogTimeout(WATCHDOG)
@@ -77,14 +76,14 @@ class ClusterTest {
         for (RedisNode master : cluster.masters()) {
             for (int i = 0; ; i++) {
                 String name = "cluster-lock-" + i;
-                if (!names.containsKey(name) && cluster.masterOfKey(key(name)) == master) {
+                if (!names.containsKey(name) && cluster.masterOfKey(Probe.key(name)) == master) {
                     names.put(name, master);
                     break;
                 }
             }
         }
         names.forEach((name, master) -> log.info("lock '{}': slot {} on {}", name,
-                RedisClusterFixture.slot(key(name)), master.label()));
+                RedisClusterFixture.slot(Probe.key(name)), master.label()));
     }
 
     @AfterAll
@@ -136,10 +135,10 @@ class ClusterTest {
             RedisNode owner = entry.getValue();
             long slot;
             try (Jedis admin = owner.admin()) {
-                slot = admin.clusterKeySlot(key(name));
-                assertEquals(slot, admin.clusterKeySlot(CHANNEL_PREFIX + key(name)),
+                slot = admin.clusterKeySlot(Probe.key(name));
+                assertEquals(slot, admin.clusterKeySlot(Probe.channel(name)),
                         "the release channel hashes to the lock key's slot");
-                assertEquals(RedisClusterFixture.slot(key(name)), slot, "client and server agree on the slot");
+                assertEquals(RedisClusterFixture.slot(Probe.key(name)), slot, "client and server agree on the slot");
             }
             slots.add(slot);
 
@@ -147,13 +146,13 @@ class ClusterTest {
             lock.lock();
             try {
                 try (Jedis admin = owner.admin()) {
-                    assertTrue(admin.exists(key(name)), "the lock hash lives on " + owner.label());
+                    assertTrue(admin.exists(Probe.key(name)), "the lock hash lives on " + owner.label());
                 }
                 for (RedisNode other : cluster.masters()) {
                     if (other != owner) {
                         try (Jedis admin = other.admin()) {
                             JedisMovedDataException moved = assertThrows(JedisMovedDataException.class,
-                                    () -> admin.exists(key(name)), other.label() + " does not serve slot " + slot);
+                                    () -> admin.exists(Probe.key(name)), other.label() + " does not serve slot " + slot);
                             assertEquals(owner.address().getPort(), moved.getTargetNode().getPort());
                         }
                     }
@@ -221,7 +220,7 @@ class ClusterTest {
         assertEquals(1, maxInside.get(), "never more than one holder inside");
         assertEquals(2 * threadsPerClient * rounds, counter[0], "no lost updates");
         try (Jedis admin = names.get(name).admin()) {
-            assertFalse(admin.exists(key(name)), "released at the end");
+            assertFalse(admin.exists(Probe.key(name)), "released at the end");
         }
     }
 
@@ -234,18 +233,18 @@ class ClusterTest {
             lock.lock();
             assertTrue(lock.tryLock(), "the holder takes its own lock again");
             lock.lock(Duration.ofSeconds(10));
-            assertEquals("3", admin.hget(key(name), field), "hold count after three acquisitions");
+            assertEquals("3", admin.hget(Probe.key(name), field), "hold count after three acquisitions");
             assertFalse(supplyInThread(() -> b.get(name).tryLock()), "another client is kept out");
 
             lock.unlock();
-            assertEquals("2", admin.hget(key(name), field));
+            assertEquals("2", admin.hget(Probe.key(name), field));
             lock.unlock();
-            assertEquals("1", admin.hget(key(name), field));
+            assertEquals("1", admin.hget(Probe.key(name), field));
             assertTrue(lock.isHeldByCurrentThread(), "still held with one hold left");
             assertFalse(supplyInThread(() -> b.get(name).tryLock()), "another client is still kept out");
             lock.unlock();
             assertFalse(lock.isHeldByCurrentThread());
-            assertFalse(admin.exists(key(name)), "the last unlock deletes the hash");
+            assertFalse(admin.exists(Probe.key(name)), "the last unlock deletes the hash");
         }
         assertThrows(IllegalMonitorStateException.class, lock::unlock, "one unlock too many");
     }
@@ -277,7 +276,7 @@ class ClusterTest {
             assertTrue(otherThread.get() instanceof IllegalMonitorStateException,
                     "another thread of the same client must not unlock either, got " + otherThread.get());
             try (Jedis admin = names.get(name).admin()) {
-                assertEquals("1", admin.hget(key(name), a.clientId() + ":" + Thread.currentThread().getId()),
+                assertEquals("1", admin.hget(Probe.key(name), a.clientId() + ":" + Thread.currentThread().getId()),
                         "the holder's hold is untouched");
             }
             assertTrue(lock.isHeldByCurrentThread());
@@ -296,13 +295,13 @@ class ClusterTest {
             long start = System.nanoTime();
             Duration hold = WATCHDOG.multipliedBy(3);
             while (System.nanoTime() - start < hold.toNanos()) {
-                long pttl = admin.pttl(key(name));
+                long pttl = admin.pttl(Probe.key(name));
                 assertTrue(pttl > 0 && pttl <= WATCHDOG.toMillis(), "lease is live and bounded by the watchdog timeout: " + pttl);
                 assertFalse(supplyInThread(() -> b.get(name).tryLock()), "a contender must not enter while renewed");
                 Await.pause(Duration.ofMillis(100));
             }
             assertTrue(lock.isHeldByCurrentThread(), "still held after 3x the watchdog timeout");
-            assertTrue(admin.exists(key(name)), "the hash is still there");
+            assertTrue(admin.exists(Probe.key(name)), "the hash is still there");
         } finally {
             lock.unlock();
         }
@@ -321,7 +320,7 @@ class ClusterTest {
         DistLock lockA = a.get(name);
         DistLock lockB = b.get(name);
         Duration lease = Duration.ofSeconds(10);
-        String channel = CHANNEL_PREFIX + key(name);
+        String channel = Probe.channel(name);
         lockA.lock(lease);
         try (LockThread waiter = new LockThread("cluster-waiter")) {
             Future<Long> acquiredAt = waiter.submit(() -> {
@@ -338,7 +337,7 @@ class ClusterTest {
             Await.pause(Duration.ofMillis(100));
             long pttl;
             try (Jedis admin = names.get(name).admin()) {
-                pttl = admin.pttl(key(name));
+                pttl = admin.pttl(Probe.key(name));
             }
             assertTrue(pttl > 5_000, "A's lease has long to run: " + pttl + " ms");
             String subscribedOn = subscriberNode(channel);
@@ -374,10 +373,6 @@ class ClusterTest {
             }
         }
         return "(gone)";
-    }
-
-    private static String key(String name) {
-        return "{" + name + "}";
     }
 
     /** Runs {@code call} on a fresh thread (lock ownership is per thread) and returns its result. */

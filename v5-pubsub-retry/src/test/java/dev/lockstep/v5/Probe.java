@@ -7,6 +7,7 @@ import dev.lockstep.LockOptions;
 import dev.lockstep.testkit.Await;
 import dev.lockstep.testkit.RedisNode;
 import dev.lockstep.testkit.RedisTraffic;
+import dev.lockstep.v3.ReentrantHashLocks;
 import java.time.Duration;
 import java.util.Map;
 import java.util.Set;
@@ -38,14 +39,14 @@ final class Probe {
         }
     }
 
-    /** The lock's Redis key, as v5 (and a Redisson lock named like it) writes it. */
+    /** The lock's Redis key: its name, as v5 and Redisson write it. */
     static String key(String name) {
-        return "{" + name + "}";
+        return name;
     }
 
     /** The channel a release of lock {@code name} is published on, Redisson's name for it. */
     static String channel(String name) {
-        return "redisson_lock__channel:" + key(name);
+        return ReentrantHashLocks.releaseChannel(name);
     }
 
     /**

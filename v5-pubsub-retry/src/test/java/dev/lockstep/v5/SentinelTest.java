@@ -103,7 +103,7 @@ class SentinelTest {
      */
     private static void exerciseOn(RedisNode master, PubSubLocks a, DistLock lockA, DistLock lockB, String name,
                                    String when) throws Exception {
-        String key = "{" + name + "}";
+        String key = name;
         Duration lease = Duration.ofSeconds(10);
         lockA.lock(lease);
         try (Jedis admin = master.admin()) {

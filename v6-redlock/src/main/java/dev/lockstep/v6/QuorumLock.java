@@ -7,7 +7,6 @@ import dev.lockstep.Patience;
 import dev.lockstep.v3.ReentrantHashLocks;
 import dev.lockstep.v4.Watchdog;
 import dev.lockstep.v4.WatchdogLocks;
-import dev.lockstep.v5.PubSubLocks;
 import dev.lockstep.v5.Subscriber;
 import dev.lockstep.v6.FanOut.Reply;
 import dev.lockstep.v6.FanOut.Request;
@@ -34,8 +33,8 @@ import redis.clients.jedis.exceptions.JedisConnectionException;
 final class QuorumLock extends AbstractDistLock {
 
     private static final LuaScript LOCK = LuaScript.load(QuorumLock.class, "lock.lua");
-    private static final LuaScript UNLOCK = LuaScript.load(PubSubLocks.class, "unlock.lua");
-    private static final LuaScript UNDO = LuaScript.load(ReentrantHashLocks.class, "unlock.lua");
+    private static final LuaScript UNLOCK = LuaScript.load(ReentrantHashLocks.class, "unlock-and-publish.lua");
+    private static final LuaScript UNDO = LuaScript.load(QuorumLock.class, "undo.lua");
     private static final LuaScript FORGET = LuaScript.load(QuorumLock.class, "forget.lua");
     /** How many node timeouts of rounds without a quorum of answers an acquisition sits out before failing. */
     private static final int UNANSWERED_ROUNDS = 10;
@@ -44,9 +43,11 @@ final class QuorumLock extends AbstractDistLock {
     private final QuorumLocks client;
     private final FanOut fanOut;
     private final Watchdog.Holds holds;
+    private final String channel;
 
     QuorumLock(String name, QuorumLocks client) {
         super(name, client);
+        this.channel = ReentrantHashLocks.releaseChannel(name);
         this.client = client;
         this.fanOut = client.fanOut();
         this.holds = client.watchdog().holds(name, this::signalLeaseLost);
@@ -148,7 +149,7 @@ final class QuorumLock extends AbstractDistLock {
         if (attempt.tryOnce() == null) {
             return true;
         }
-        return waitNanos != 0 && client.subscriber().await(PubSubLocks.releaseChannel(key()), waitNanos,
+        return waitNanos != 0 && client.subscriber().await(channel, waitNanos,
                 options().nodeTimeout(), attempt);
     }
 
@@ -175,8 +176,8 @@ final class QuorumLock extends AbstractDistLock {
         boolean lastHold = holds.depth() <= 1;
         List<Reply> replies = List.of();
         try {
-            replies = fanOut.ask(new Request(owner, UNLOCK, List.of(key(), PubSubLocks.releaseChannel(key())),
-                    List.of(owner, PubSubLocks.RELEASED)), WhenLate.SEND);
+            replies = fanOut.ask(new Request(owner, UNLOCK, List.of(key(), channel),
+                    List.of(owner, ReentrantHashLocks.RELEASED)), WhenLate.SEND);
         } finally {
             holds.released(lastHold);
         }
@@ -187,8 +188,8 @@ final class QuorumLock extends AbstractDistLock {
         if (lastHold) {
             // The last hold: a node that still counts one (a stray late grant) must not keep it.
             fanOut.tell(replies.stream().map(r -> Long.valueOf(0).equals(r.value())).toList(),
-                    new Request(owner, FORGET, List.of(key(), PubSubLocks.releaseChannel(key())),
-                            List.of(owner, PubSubLocks.RELEASED)));
+                    new Request(owner, FORGET, List.of(key(), channel),
+                            List.of(owner, ReentrantHashLocks.RELEASED)));
         }
         if (count(replies, r -> r.value() instanceof Long) == 0) {
             throw new IllegalMonitorStateException("lock '" + name() + "' is not held by this thread");

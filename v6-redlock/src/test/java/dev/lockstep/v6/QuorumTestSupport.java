@@ -5,7 +5,6 @@ import dev.lockstep.testkit.RedisNode;
 import dev.lockstep.testkit.RedisTraffic;
 import dev.lockstep.v3.ReentrantHashLocks;
 import dev.lockstep.v4.WatchdogLocks;
-import dev.lockstep.v5.PubSubLocks;
 import java.io.IOException;
 import java.io.InputStream;
 import java.io.UncheckedIOException;
@@ -38,14 +37,14 @@ final class QuorumTestSupport {
     private QuorumTestSupport() {
     }
 
-    /** The lock's Redis key, as every stage writes it. */
+    /** The lock's Redis key on each node: its name, as Redisson keys a lock. */
     static String key(String name) {
-        return "{" + name + "}";
+        return name;
     }
 
     /** The lock's release channel, on which v5 and v6 publish. */
     static String channel(String name) {
-        return PubSubLocks.releaseChannel(key(name));
+        return ReentrantHashLocks.releaseChannel(name);
     }
 
     /** The lock hash on {@code node}: owner field to hold count (empty when the key is absent). */
@@ -81,8 +80,8 @@ final class QuorumTestSupport {
     static void loadScripts(RedisNode node) {
         try (Jedis admin = node.admin()) {
             admin.scriptLoad(resource(QuorumLock.class, "lock.lua"));
-            admin.scriptLoad(resource(PubSubLocks.class, "unlock.lua"));
-            admin.scriptLoad(resource(ReentrantHashLocks.class, "unlock.lua"));
+            admin.scriptLoad(resource(ReentrantHashLocks.class, "unlock-and-publish.lua"));
+            admin.scriptLoad(resource(QuorumLock.class, "undo.lua"));
             admin.scriptLoad(resource(WatchdogLocks.class, "renew.lua"));
         }
     }

@@ -328,7 +328,10 @@ public abstract class LockContract {
         assertMessage(NullPointerException.class, stage.multiNode() ? "nodes" : "redis",
                 () -> stage.open(stage.multiNode() ? null : Collections.singletonList(null), LockOptions.defaults()));
         assertMessage(NullPointerException.class, "options", () -> stage.open(clients, null));
-        assertMessage(IllegalArgumentException.class, "name", () -> client.get("}orders"));
+        if (claims(Guarantee.REENTRANT)) {
+            // Redisson's layout from stage 3 on: braces that are not a whole hash tag would split key and channel.
+            assertMessage(IllegalArgumentException.class, "name", () -> client.get("orders{eu"));
+        }
         assertMessage(IllegalArgumentException.class, "spinInterval",
                 () -> LockOptions.defaults().withSpinInterval(Duration.ofNanos(500_000)));
         client.close();
@@ -401,7 +404,7 @@ public abstract class LockContract {
 
     private static boolean keyExists(RedisNode node, String name) {
         try (Jedis admin = node.admin()) {
-            return admin.exists("{" + name + "}");
+            return admin.exists(name);
         }
     }
 

@@ -118,7 +118,7 @@ public final class Soak {
         for (RedisNode node : nodes) {
             try (Jedis admin = node.admin()) {
                 for (String name : lockNames) {
-                    if (admin.pttl("{" + name + "}") == -1) {
+                    if (admin.pttl(name) == -1) {
                         found++;
                     }
                 }
@@ -134,7 +134,7 @@ public final class Soak {
         for (RedisNode node : nodes) {
             try (Jedis admin = node.admin()) {
                 for (String name : lockNames) {
-                    String key = "{" + name + "}";
+                    String key = name;
                     if (admin.exists(key)) {
                         stuck.add(key + " on " + node.label() + ": " + admin.hgetAll(key) + ", pttl " + admin.pttl(key));
                     }

@@ -1,0 +1,251 @@
+package dev.lockstep.testkit.contract;
+
+import static org.junit.jupiter.api.Assertions.assertFalse;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
+import dev.lockstep.DistLock;
+import dev.lockstep.Guarantee;
+import dev.lockstep.LockOptions;
+import dev.lockstep.Locks;
+import dev.lockstep.testkit.Await;
+import dev.lockstep.testkit.LockThread;
+import dev.lockstep.testkit.RedisClusterFixture;
+import dev.lockstep.testkit.RedisFixture;
+import dev.lockstep.testkit.RedisNode;
+import dev.lockstep.testkit.RedisTraffic;
+import dev.lockstep.testkit.RedissonClients;
+import dev.lockstep.testkit.Stage;
+import java.time.Duration;
+import java.util.ArrayList;
+import java.util.EnumMap;
+import java.util.List;
+import java.util.Map;
+import java.util.concurrent.Future;
+import java.util.concurrent.TimeUnit;
+import java.util.function.ToLongFunction;
+import org.junit.jupiter.api.AfterAll;
+import org.junit.jupiter.api.BeforeAll;
+import org.junit.jupiter.api.TestInstance;
+import org.junit.jupiter.params.ParameterizedTest;
+import org.junit.jupiter.params.provider.EnumSource;
+import org.redisson.api.RLock;
+import org.redisson.api.RedissonClient;
+import redis.clients.jedis.Jedis;
+import redis.clients.jedis.UnifiedJedis;
+
+/**
+ * Redisson's {@code getLock(name)} and a stage's {@code get(name)} are one lock: they exclude each
+ * other, and each one's unlock wakes the other's waiter within {@link #WOKEN_WITHIN}, on one
+ * server and on a 3-master Redis Cluster. A stage's test class only names the stage:
+ *
+ * <pre>{@code class RedissonInteropTest extends RedissonInteropContract {
+ *     RedissonInteropTest() { super("v5-pubsub-retry", PubSubLocks.class); }
+ * }}</pre>
+ *
+ * <p>Holders take a 30 s lease and waiters wait up to 10 s, so a waiter that missed the release
+ * would still be asleep long after {@link #WOKEN_WITHIN}. A Redisson waiter sleeps on the release
+ * channel; a Lockstep waiter sleeps on it from stage 5 on and polls every {@link #SPIN} before.
+ * Both clients own a lock by thread, so each holder is one {@link LockThread}.
+ */
+@TestInstance(TestInstance.Lifecycle.PER_CLASS)
+public abstract class RedissonInteropContract {
+
+    /** The wake-up the tests demand after an unlock, on a busy 2-core machine. */
+    public static final Duration WOKEN_WITHIN = Duration.ofMillis(100);
+    /** How often a waiter of a stage without pub/sub asks again. */
+    private static final Duration SPIN = Duration.ofMillis(20);
+    private static final Duration LEASE = Duration.ofSeconds(30);
+    private static final Duration WAIT = Duration.ofSeconds(10);
+    /** How long a blocked client tries before giving up: several round trips and spins, far below any lease. */
+    private static final Duration SHORT_WAIT = Duration.ofMillis(200);
+
+    /** Where both clients run. */
+    public enum Topology { SERVER, CLUSTER }
+
+    private final Map<Topology, Ground> grounds = new EnumMap<>(Topology.class);
+    private final Stage stage;
+
+    /** The contract for stage {@code name}, whose entry point is {@code locks}. */
+    protected RedissonInteropContract(String name, Class<? extends Locks> locks) {
+        this.stage = new Stage(name, locks);
+    }
+
+    @BeforeAll
+    void start() {
+        grounds.put(Topology.SERVER, Ground.server(stage));
+        grounds.put(Topology.CLUSTER, Ground.cluster(stage));
+    }
+
+    @AfterAll
+    void stop() {
+        grounds.values().forEach(Ground::close);
+        RedissonClients.awaitAllShutDown();
+    }
+
+    @ParameterizedTest
+    @EnumSource(Topology.class)
+    void eachExcludesTheOther(Topology topology) throws Exception {
+        Ground ground = grounds.get(topology);
+        String name = "orders";
+        RLock theirs = ground.redisson.getLock(name);
+        DistLock ours = ground.locks.get(name);
+        try (LockThread redissonThread = new LockThread("redisson"); LockThread oursThread = new LockThread(stage.name())) {
+            oursThread.run(() -> ours.lock(LEASE));
+            assertFalse(redissonThread.call(() -> theirs.tryLock(SHORT_WAIT.toMillis(), LEASE.toMillis(),
+                    TimeUnit.MILLISECONDS)), "Redisson took a lock " + stage.name() + " holds");
+            oursThread.run(ours::unlock);
+
+            redissonThread.run(() -> theirs.lock(LEASE.toMillis(), TimeUnit.MILLISECONDS));
+            assertFalse(oursThread.call(() -> ours.tryLock(SHORT_WAIT, LEASE)),
+                    stage.name() + " took a lock Redisson holds");
+            redissonThread.run(theirs::unlock);
+        }
+        assertFalse(ground.redis.exists(name), "the lock outlived both unlocks");
+    }
+
+    @ParameterizedTest
+    @EnumSource(Topology.class)
+    void aRedissonWaiterWakesOnOurUnlock(Topology topology) throws Exception {
+        Ground ground = grounds.get(topology);
+        String name = "orders-redisson-waits";
+        RLock theirs = ground.redisson.getLock(name);
+        DistLock ours = ground.locks.get(name);
+        try (LockThread redissonThread = new LockThread("redisson"); LockThread oursThread = new LockThread(stage.name())) {
+            oursThread.run(() -> ours.lock(LEASE));
+            long scriptsBefore = ground.scriptRuns();
+            Future<Long> acquiredAt = redissonThread.submit(() -> theirs.tryLock(WAIT.toMillis(), LEASE.toMillis(),
+                    TimeUnit.MILLISECONDS) ? System.nanoTime() : -1L);
+            // Redisson tries, subscribes, and tries again before it sleeps on the channel.
+            ground.awaitAsleep("the Redisson waiter sleeps on the release channel", name, scriptsBefore, true);
+
+            long releasedAt = System.nanoTime();
+            oursThread.run(ours::unlock);
+            assertWokenWithin(LockThread.get(acquiredAt, LockThread.DEADLINE), releasedAt,
+                    "the Redisson waiter, after " + stage.name() + "'s unlock on " + topology);
+            redissonThread.run(theirs::unlock);
+        }
+        assertFalse(ground.redis.exists(name), "the lock outlived both unlocks");
+    }
+
+    @ParameterizedTest
+    @EnumSource(Topology.class)
+    void ourWaiterWakesOnRedissonsUnlock(Topology topology) throws Exception {
+        Ground ground = grounds.get(topology);
+        String name = "orders-lockstep-waits";
+        RLock theirs = ground.redisson.getLock(name);
+        DistLock ours = ground.locks.get(name);
+        try (LockThread redissonThread = new LockThread("redisson"); LockThread oursThread = new LockThread(stage.name())) {
+            redissonThread.run(() -> theirs.lock(LEASE.toMillis(), TimeUnit.MILLISECONDS));
+            long scriptsBefore = ground.scriptRuns();
+            Future<Long> acquiredAt = oursThread.submit(() -> ours.tryLock(WAIT, LEASE) ? System.nanoTime() : -1L);
+            ground.awaitAsleep("the " + stage.name() + " waiter is waiting", name, scriptsBefore,
+                    ground.locks.guarantees().contains(Guarantee.EFFICIENT_WAIT));
+
+            long releasedAt = System.nanoTime();
+            redissonThread.run(theirs::unlock);
+            assertWokenWithin(LockThread.get(acquiredAt, LockThread.DEADLINE), releasedAt,
+                    "the " + stage.name() + " waiter, after Redisson's unlock on " + topology);
+            oursThread.run(ours::unlock);
+        }
+        assertFalse(ground.redis.exists(name), "the lock outlived both unlocks");
+    }
+
+    private static void assertWokenWithin(long acquiredAt, long releasedAt, String who) {
+        assertTrue(acquiredAt > 0, who + " never got the lock");
+        long micros = TimeUnit.NANOSECONDS.toMicros(acquiredAt - releasedAt);
+        System.out.printf("RedissonInteropContract: %s took it %d µs after the unlock was sent%n", who, micros);
+        assertTrue(micros < WOKEN_WITHIN.toNanos() / 1000, who + " took it " + micros / 1000 + " ms after the unlock "
+                + "was sent, more than " + WOKEN_WITHIN.toMillis() + " ms: the release did not wake it");
+    }
+
+    /** Both clients on one topology, and the nodes to look at. */
+    private static final class Ground implements AutoCloseable {
+
+        private final UnifiedJedis redis;
+        private final RedissonClient redisson;
+        private final Locks locks;
+        private final List<RedisNode> nodes;
+        private final List<AutoCloseable> closers;
+
+        private Ground(UnifiedJedis redis, RedissonClient redisson, Locks locks, List<RedisNode> nodes,
+                       List<AutoCloseable> closers) {
+            this.redis = redis;
+            this.redisson = redisson;
+            this.locks = locks;
+            this.nodes = nodes;
+            this.closers = closers;
+        }
+
+        static Ground server(Stage stage) {
+            RedisFixture fixture = RedisFixture.processes();
+            List<AutoCloseable> closers = new ArrayList<>(List.of(fixture));
+            try {
+                RedisNode node = fixture.start();
+                UnifiedJedis redis = node.newClient();
+                closers.add(redis);
+                RedissonClient redisson = RedissonClients.single(node.address());
+                closers.add(redisson::shutdown);
+                Locks locks = stage.open(redis, LockOptions.defaults().withSpinInterval(SPIN));
+                closers.add(locks);
+                return new Ground(redis, redisson, locks, List.of(node), closers);
+            } catch (RuntimeException e) {
+                new Ground(null, null, null, List.of(), closers).close();
+                throw e;
+            }
+        }
+
+        static Ground cluster(Stage stage) {
+            RedisClusterFixture cluster = RedisClusterFixture.start(3);
+            List<AutoCloseable> closers = new ArrayList<>(List.of(cluster));
+            try {
+                UnifiedJedis redis = cluster.newClient();
+                closers.add(redis);
+                RedissonClient redisson = RedissonClients.cluster(cluster.addresses());
+                closers.add(redisson::shutdown);
+                Locks locks = stage.open(redis, LockOptions.defaults().withSpinInterval(SPIN));
+                closers.add(locks);
+                return new Ground(redis, redisson, locks, cluster.masters(), closers);
+            } catch (RuntimeException e) {
+                new Ground(null, null, null, List.of(), closers).close();
+                throw e;
+            }
+        }
+
+        long scriptRuns() {
+            return sum(RedisTraffic::scriptRuns);
+        }
+
+        /**
+         * The waiter tried twice since {@code scriptsBefore} (before and after subscribing, or two
+         * polls) and, if {@code subscribes}, listens on the lock's channel: it waits, or is about to.
+         */
+        void awaitAsleep(String what, String name, long scriptsBefore, boolean subscribes) {
+            // Redisson's release channel of a name without braces, written out here as a cross-check of both clients.
+            String channel = "redisson_lock__channel:{" + name + "}";
+            Await.until(what, LockThread.DEADLINE, () -> scriptRuns() - scriptsBefore >= 2
+                    && (!subscribes || sum(node -> subscribers(node, channel)) >= 1));
+        }
+
+        private long sum(ToLongFunction<RedisNode> perNode) {
+            return nodes.stream().mapToLong(perNode).sum();
+        }
+
+        private static long subscribers(RedisNode node, String channel) {
+            try (Jedis admin = node.admin()) {
+                return admin.pubsubNumSub(channel).getOrDefault(channel, 0L);
+            }
+        }
+
+        /** Closes the stage's client, then Redisson, then Jedis, then stops the servers. */
+        @Override
+        public void close() {
+            for (int i = closers.size() - 1; i >= 0; i--) {
+                try {
+                    closers.get(i).close();
+                } catch (Exception e) {
+                    // Keep closing the rest: one stuck client must not leave servers running.
+                }
+            }
+        }
+    }
+}
