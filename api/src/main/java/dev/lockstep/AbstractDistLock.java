@@ -198,19 +198,17 @@ public abstract class AbstractDistLock implements DistLock {
     }
 
     /**
-     * Runs {@code call} against Redis; a connection failure, or a server still loading its data,
-     * becomes a {@link LockException} naming this lock.
-     * A closed client sends nothing: the call throws {@link IllegalStateException} first.
+     * Runs {@code call} against Redis; a connection failure, a server still loading its data, or
+     * an error reply (such as a missing ACL permission) becomes a {@link LockException} naming
+     * this lock, with the cause kept. A closed client sends nothing: the call throws
+     * {@link IllegalStateException} first.
      */
     protected final <T> T ask(String operation, Supplier<T> call) {
         checkOpen(operation);
         try {
             return call.get();
         } catch (JedisException e) {
-            if (Patience.unreachable(e)) {
-                throw new LockException(name, operation, e);
-            }
-            throw e;
+            throw new LockException(name, operation, e);
         }
     }
 

@@ -1,5 +1,6 @@
 package dev.lockstep.v5;
 
+import dev.lockstep.Patience;
 import java.time.Duration;
 import java.util.HashSet;
 import java.util.Map;
@@ -12,6 +13,7 @@ import redis.clients.jedis.RedisClient;
 import redis.clients.jedis.RedisClusterClient;
 import redis.clients.jedis.RedisSentinelClient;
 import redis.clients.jedis.UnifiedJedis;
+import redis.clients.jedis.exceptions.JedisDataException;
 import redis.clients.jedis.exceptions.JedisException;
 import redis.clients.jedis.util.JedisClusterCRC16;
 import redis.clients.jedis.util.Pool;
@@ -186,6 +188,10 @@ final class NodeSubscription {
                     state = State.RETRYING;
                     listener = null;
                     requested.clear();
+                    if (e instanceof JedisDataException && !Patience.unreachable(e)) {
+                        // Redis answered no (an ACL without the channel or the command): tell the waiters now.
+                        subscriber.wanted().values().forEach(channel -> channel.refused(e));
+                    }
                 }
                 logFailure(e);
                 pauseBeforeRetry();

@@ -1,9 +1,11 @@
 package dev.lockstep.v5;
 
 import dev.lockstep.Lease;
+import dev.lockstep.LockException;
 import dev.lockstep.Patience;
 import dev.lockstep.v3.ReentrantHashLocks;
 import dev.lockstep.v4.WatchdogLock;
+import redis.clients.jedis.exceptions.JedisDataException;
 
 /**
  * The stage-5 lock: stage 4's, waiting as Redisson does. Try once; if the lock is held,
@@ -33,7 +35,11 @@ final class PubSubLock extends WatchdogLock {
         if (attempt.tryOnce() == null) {
             return true;
         }
-        return waitNanos != 0 && subscriber.await(channel(), waitNanos, options().spinInterval().multipliedBy(10),
-                attempt);
+        try {
+            return waitNanos != 0 && subscriber.await(channel(), waitNanos,
+                    options().spinInterval().multipliedBy(10), attempt);
+        } catch (JedisDataException subscriptionRefused) {
+            throw new LockException(name(), "wait", subscriptionRefused);
+        }
     }
 }

@@ -2,6 +2,8 @@ package dev.lockstep.v5;
 
 import java.util.concurrent.CountDownLatch;
 import java.util.concurrent.Semaphore;
+import redis.clients.jedis.exceptions.JedisDataException;
+import redis.clients.jedis.exceptions.JedisException;
 
 /**
  * One lock's release channel, as this client's waiters share it: how many wait on it, whose turn
@@ -17,10 +19,29 @@ final class ReleaseChannel {
     /** Counts down once per node that confirmed the subscription. */
     final CountDownLatch subscribed;
     int users;
+    /** Redis refused to subscribe (an ACL without the channel, or without SUBSCRIBE): waiting here cannot work. */
+    volatile JedisException refusal;
 
     ReleaseChannel(String name, int nodes) {
         this.name = name;
         this.subscribed = new CountDownLatch(nodes);
+    }
+
+    /** Redis refused the subscription: every waiter wakes, and {@link #checkNotRefused} ends its wait. */
+    void refused(JedisException cause) {
+        refusal = cause;
+        while (subscribed.getCount() > 0) {
+            subscribed.countDown();
+        }
+        permits.release(users);
+    }
+
+    /** Throws when Redis refused to subscribe to this channel: a permission error does not heal by retrying. */
+    void checkNotRefused() {
+        JedisException cause = refusal;
+        if (cause != null) {
+            throw new JedisDataException("subscribing to " + name + " was refused: " + cause.getMessage(), cause);
+        }
     }
 
     /** A node confirmed the subscription; after a reconnection, also a wake-up for a release that went unheard. */

@@ -68,6 +68,7 @@ public final class Subscriber implements AutoCloseable {
             // A missing confirmation costs sleeps bounded by the holder's lease, never a hang.
             releases.subscribed.await(waitNanos < 0 ? confirmNanos : Math.min(confirmNanos, deadline - System.nanoTime()),
                     TimeUnit.NANOSECONDS);
+            releases.checkNotRefused();
             myTurn = waitNanos < 0 ? acquireTurn(releases)
                     : releases.turn.tryAcquire(deadline - System.nanoTime(), TimeUnit.NANOSECONDS);
             if (!myTurn) {
@@ -85,6 +86,7 @@ public final class Subscriber implements AutoCloseable {
                 // A lease about to end (0 ms) means try again at once; an unknown one, after the retry interval.
                 long leaseNanos = holderLease >= 0 ? TimeUnit.MILLISECONDS.toNanos(holderLease) : retry.toNanos();
                 sleep(releases, Math.min(left, leaseNanos));
+                releases.checkNotRefused();
             }
         } finally {
             if (myTurn) {

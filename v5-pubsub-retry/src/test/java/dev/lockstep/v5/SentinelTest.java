@@ -131,7 +131,7 @@ class SentinelTest {
                     lockB.unlock();
                     return acquired;
                 });
-                String channel = "redisson_lock__channel:" + key;
+                String channel = Probe.channel(name);
                 Await.until("B subscribed on " + master.label() + " " + when, Duration.ofSeconds(5),
                         () -> admin.pubsubNumSub(channel).getOrDefault(channel, 0L) == 1);
                 Await.until("B parked", Duration.ofSeconds(5),

@@ -2,6 +2,7 @@ package dev.lockstep.v6;
 
 import dev.lockstep.AbstractDistLock;
 import dev.lockstep.Lease;
+import dev.lockstep.LockException;
 import dev.lockstep.LuaScript;
 import dev.lockstep.Patience;
 import dev.lockstep.v3.ReentrantHashLocks;
@@ -18,6 +19,7 @@ import java.util.concurrent.ThreadLocalRandom;
 import java.util.function.Predicate;
 import java.util.stream.Collectors;
 import redis.clients.jedis.exceptions.JedisConnectionException;
+import redis.clients.jedis.exceptions.JedisDataException;
 
 /**
  * The stage-6 lock: stage 5's lock on every node at once. One acquisition sends the lock script
@@ -85,6 +87,15 @@ final class QuorumLock extends AbstractDistLock {
             return null;
         }
         undo(replies, owner, reentry);
+        List<Throwable> refusals = replies.stream().map(Reply::failure)
+                .filter(f -> f instanceof JedisDataException && !Patience.unreachable(f)).toList();
+        if (refusals.size() > fanOut.size() - client.quorum()) {
+            // Enough nodes answered no (an ACL without a command this lock needs) that no quorum can be reached.
+            JedisDataException refused = new JedisDataException("refused on " + refusals.size() + " of "
+                    + fanOut.size() + " nodes: " + refusals.get(0).getMessage(), refusals.get(0));
+            refusals.stream().skip(1).forEach(refused::addSuppressed);
+            throw refused;
+        }
         int answered = count(replies, Reply::answered);
         if (answered < client.quorum()) {
             throw new NoQuorumAnswered("only " + answered + " of " + fanOut.size()
@@ -149,8 +160,11 @@ final class QuorumLock extends AbstractDistLock {
         if (attempt.tryOnce() == null) {
             return true;
         }
-        return waitNanos != 0 && client.subscriber().await(channel, waitNanos,
-                options().nodeTimeout(), attempt);
+        try {
+            return waitNanos != 0 && client.subscriber().await(channel, waitNanos, options().nodeTimeout(), attempt);
+        } catch (JedisDataException subscriptionRefused) {
+            throw new LockException(name(), "wait", subscriptionRefused);
+        }
     }
 
     /** Rounds too few nodes answered are retried for ten node timeouts before Redis is taken to be down. */

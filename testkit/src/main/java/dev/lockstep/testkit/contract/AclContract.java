@@ -1,0 +1,179 @@
+package dev.lockstep.testkit.contract;
+
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertFalse;
+import static org.junit.jupiter.api.Assertions.assertNotNull;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
+import dev.lockstep.DistLock;
+import dev.lockstep.Guarantee;
+import dev.lockstep.LockException;
+import dev.lockstep.LockOptions;
+import dev.lockstep.Locks;
+import dev.lockstep.testkit.AclUser;
+import dev.lockstep.testkit.Await;
+import dev.lockstep.testkit.LockThread;
+import dev.lockstep.testkit.RedisFixture;
+import dev.lockstep.testkit.RedisNode;
+import dev.lockstep.testkit.Stage;
+import dev.lockstep.testkit.Threads;
+import java.nio.file.Path;
+import java.time.Duration;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Set;
+import java.util.concurrent.Future;
+import org.junit.jupiter.api.AfterAll;
+import org.junit.jupiter.api.AfterEach;
+import org.junit.jupiter.api.BeforeAll;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.TestInstance;
+import redis.clients.jedis.Jedis;
+import redis.clients.jedis.RedisClient;
+
+/**
+ * A stage works under exactly the ACL rule its lesson documents ({@code ACL SETUSER lockstep ...}
+ * in its {@code README.md}), and with one permission taken away it fails at the call with a
+ * {@link LockException} that names the permission and keeps Redis's error as its cause, leaving
+ * no key behind. A stage's test class names the stage and the permission to take away:
+ *
+ * <pre>{@code class AclTest extends AclContract {
+ *     AclTest() { super("v3-reentrant-hash", ReentrantHashLocks.class, "+hincrby"); }
+ * }}</pre>
+ */
+@TestInstance(TestInstance.Lifecycle.PER_CLASS)
+public abstract class AclContract {
+
+    private static final String NAME = "orders";
+    private static final Duration WATCHDOG = Duration.ofMillis(300);
+    private static final LockOptions OPTIONS = LockOptions.defaults()
+            .withWatchdogTimeout(WATCHDOG).withSpinInterval(Duration.ofMillis(20));
+    private static final Duration WAIT = Duration.ofSeconds(5);
+
+    private final Stage stage;
+    private final String removed;
+    private final AclUser documented;
+    private RedisFixture fixture;
+    private List<RedisNode> nodes;
+    private final List<AutoCloseable> opened = new ArrayList<>();
+
+    /** The contract for stage {@code name} ({@code locks}), which must fail without its rule {@code removed}. */
+    protected AclContract(String name, Class<? extends Locks> locks, String removed) {
+        this.stage = new Stage(name, locks);
+        this.removed = removed;
+        this.documented = AclUser.documentedIn(Path.of("README.md"));
+    }
+
+    @BeforeAll
+    void start() {
+        fixture = RedisFixture.processes();
+        nodes = new ArrayList<>();
+        for (int i = 0; i < stage.nodeCount(); i++) {
+            nodes.add(fixture.start());
+        }
+        System.out.println("lockstep: " + stage + " under " + documented);
+    }
+
+    @AfterEach
+    void closeClientsAndCheckNothingIsLeft() throws Exception {
+        for (int i = opened.size() - 1; i >= 0; i--) {
+            opened.get(i).close();
+        }
+        opened.clear();
+        for (RedisNode node : nodes) {
+            try (Jedis admin = node.admin()) {
+                assertEquals(0, admin.dbSize(), "keys left on " + node.label() + ": " + admin.keys("*"));
+            }
+        }
+        Await.until("the clients' threads end", LockThread.DEADLINE, () -> Threads.named("lockstep-").isEmpty());
+    }
+
+    @AfterAll
+    void stop() {
+        if (fixture != null) {
+            fixture.close();
+        }
+    }
+
+    /** Lock, re-enter, be renewed, make a rival wait (polling or on the channel) and wake it: all under the rule. */
+    @Test
+    void theDocumentedRuleIsEnough() throws Exception {
+        Locks holder = open(documented);
+        Locks rival = open(documented);
+        DistLock ours = holder.get(NAME);
+        DistLock theirs = rival.get(NAME);
+        Set<Guarantee> claims = holder.guarantees();
+        try (LockThread holderThread = new LockThread("holder"); LockThread rivalThread = new LockThread("rival")) {
+            holderThread.run(ours::lock);
+            if (claims.contains(Guarantee.REENTRANT)) {
+                assertTrue(holderThread.call(() -> ours.tryLock()), "re-entry refused under the documented rule");
+                holderThread.run(ours::unlock);
+            }
+            if (claims.contains(Guarantee.LEASE_RENEWAL)) {
+                // Several renewals: a refused one would end the hold and the key.
+                Await.pause(WATCHDOG.multipliedBy(3));
+                assertTrue(holderThread.call(() -> ours.isHeldByCurrentThread()), "the watchdog could not renew");
+            }
+            Future<Boolean> waited = rivalThread.submit(() -> theirs.tryLock(WAIT, null));
+            // Asleep between tries: a spin, or on the release channel once subscribed.
+            Await.until("the rival waits", LockThread.DEADLINE,
+                    () -> rivalThread.thread().getState() == Thread.State.TIMED_WAITING);
+            holderThread.run(ours::unlock);
+            assertTrue(LockThread.get(waited, LockThread.DEADLINE), "the rival never got the lock");
+            rivalThread.run(theirs::unlock);
+        }
+    }
+
+    /**
+     * Without one permission a call fails, naming it: on a free lock (take and release), or, when
+     * those pass, waiting for a held one. Nothing is held afterwards and no key is left.
+     */
+    @Test
+    void withoutOnePermissionTheCallFailsNamingIt() throws Exception {
+        Locks holder = open(documented);
+        Locks restricted = open(documented.without(removed));
+        DistLock ours = holder.get(NAME);
+        DistLock theirs = restricted.get(NAME);
+        String permission = removed.substring(1);
+        try (LockThread holderThread = new LockThread("holder"); LockThread restrictedThread = new LockThread("restricted")) {
+            LockException failed = restrictedThread.call(() -> takeAndRelease(theirs, Duration.ZERO));
+            if (failed == null) {
+                holderThread.run(ours::lock);
+                failed = restrictedThread.call(() -> takeAndRelease(theirs, WAIT));
+                holderThread.run(ours::unlock);
+            }
+            assertNotNull(failed, "a client without " + removed + " took and released the lock, also after a wait");
+            System.out.println("lockstep: without " + removed + ": " + failed.getMessage());
+            assertTrue(failed.getMessage().contains(permission), "the message must name " + permission + ": "
+                    + failed.getMessage());
+            assertNotNull(failed.getCause(), "Redis's error is kept as the cause");
+            assertFalse(restrictedThread.call(() -> theirs.isHeldByCurrentThread()), "the failed call left a hold");
+        }
+    }
+
+    /** Takes the lock within {@code wait} and releases it: null when both worked, else the failure. */
+    private static LockException takeAndRelease(DistLock lock, Duration wait) throws InterruptedException {
+        try {
+            if (!lock.tryLock(wait, null)) {
+                throw new AssertionError("the lock stayed taken for " + wait.toMillis() + " ms");
+            }
+            lock.unlock();
+            return null;
+        } catch (LockException e) {
+            return e;
+        }
+    }
+
+    private Locks open(AclUser user) {
+        List<RedisClient> clients = new ArrayList<>();
+        for (RedisNode node : nodes) {
+            user.createOn(node);
+            RedisClient client = user.clientOf(node);
+            opened.add(client);
+            clients.add(client);
+        }
+        Locks locks = stage.open(clients, OPTIONS);
+        opened.add(locks);
+        return locks;
+    }
+}
