@@ -183,17 +183,18 @@ final class NodeSubscription {
                 subscribe(current, names);
                 reconnected = false;
             } catch (JedisException e) {
+                // Redis answered no (an ACL without the channel or the command): no retry will change that.
+                boolean refused = e instanceof JedisDataException && !Patience.unreachable(e);
                 synchronized (subscriber) {
                     // Nothing may be written to the dead listener's connection while we pause.
                     state = State.RETRYING;
                     listener = null;
                     requested.clear();
-                    if (e instanceof JedisDataException && !Patience.unreachable(e)) {
-                        // Redis answered no (an ACL without the channel or the command): tell the waiters now.
+                    if (refused) {
                         subscriber.wanted().values().forEach(channel -> channel.refused(e));
                     }
                 }
-                logFailure(e);
+                logFailure(e, refused);
                 pauseBeforeRetry();
                 reconnected = true;
             } finally {
@@ -205,14 +206,15 @@ final class NodeSubscription {
     }
 
     /** WARN once per cause of an outage; the same cause again, retry after retry, at DEBUG. */
-    private void logFailure(JedisException e) {
+    private void logFailure(JedisException e, boolean refused) {
         String cause = e.getClass().getSimpleName() + ": " + e.getMessage();
         boolean first;
         synchronized (subscriber) {
             first = !cause.equals(lastWarned);
             lastWarned = cause;
         }
-        String message = "subscription on {} failed ({}); waiters sleep at most a holder's lease until it is back";
+        String message = refused ? "subscription on {} refused by Redis ({}); its waiters fail with a LockException"
+                : "subscription on {} failed ({}); waiters sleep at most a holder's lease until it is back";
         if (first) {
             log.warn(message, threadName, cause);
         } else {
