@@ -22,6 +22,7 @@ import java.util.List;
 import java.util.Map;
 import java.util.concurrent.Future;
 import java.util.concurrent.TimeUnit;
+import java.util.function.Supplier;
 import java.util.function.ToLongFunction;
 import org.junit.jupiter.api.AfterAll;
 import org.junit.jupiter.api.BeforeAll;
@@ -178,33 +179,34 @@ public abstract class RedissonInteropContract {
 
         static Ground server(Stage stage) {
             RedisFixture fixture = RedisFixture.processes();
-            List<AutoCloseable> closers = new ArrayList<>(List.of(fixture));
+            RedisNode node;
             try {
-                RedisNode node = fixture.start();
-                UnifiedJedis redis = node.newClient();
-                closers.add(redis);
-                RedissonClient redisson = RedissonClients.single(node.address());
-                closers.add(redisson::shutdown);
-                Locks locks = stage.open(redis, LockOptions.defaults().withSpinInterval(SPIN));
-                closers.add(locks);
-                return new Ground(redis, redisson, locks, List.of(node), closers);
+                node = fixture.start();
             } catch (RuntimeException e) {
-                new Ground(null, null, null, List.of(), closers).close();
+                fixture.close();
                 throw e;
             }
+            return start(stage, fixture, List.of(node), node::newClient, () -> RedissonClients.single(node.address()));
         }
 
         static Ground cluster(Stage stage) {
             RedisClusterFixture cluster = RedisClusterFixture.start(3);
-            List<AutoCloseable> closers = new ArrayList<>(List.of(cluster));
+            return start(stage, cluster, cluster.masters(), cluster::newClient,
+                    () -> RedissonClients.cluster(cluster.addresses()));
+        }
+
+        /** Both clients and the stage's {@link Locks} on {@code servers}; everything is closed again if one fails. */
+        private static Ground start(Stage stage, AutoCloseable servers, List<RedisNode> nodes,
+                                    Supplier<UnifiedJedis> jedis, Supplier<RedissonClient> redissonClient) {
+            List<AutoCloseable> closers = new ArrayList<>(List.of(servers));
             try {
-                UnifiedJedis redis = cluster.newClient();
+                UnifiedJedis redis = jedis.get();
                 closers.add(redis);
-                RedissonClient redisson = RedissonClients.cluster(cluster.addresses());
+                RedissonClient redisson = redissonClient.get();
                 closers.add(redisson::shutdown);
                 Locks locks = stage.open(redis, LockOptions.defaults().withSpinInterval(SPIN));
                 closers.add(locks);
-                return new Ground(redis, redisson, locks, cluster.masters(), closers);
+                return new Ground(redis, redisson, locks, nodes, closers);
             } catch (RuntimeException e) {
                 new Ground(null, null, null, List.of(), closers).close();
                 throw e;
