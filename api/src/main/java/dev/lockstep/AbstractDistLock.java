@@ -155,6 +155,30 @@ public abstract class AbstractDistLock implements DistLock {
         return acquire(lease(lease), waitNanos);
     }
 
+    /** The key exists. */
+    @Override
+    public boolean isLocked() {
+        return ask("isLocked", () -> redis().exists(key()));
+    }
+
+    /** The key's PTTL. */
+    @Override
+    public Duration remainingLease() {
+        return ask("remainingLease", () -> Args.remaining(redis().pttl(key())));
+    }
+
+    /** Stages 1 and 2 cannot re-enter: 1 while this thread's token is noted, else 0. */
+    @Override
+    public int holdCount() {
+        return token() != null ? 1 : 0;
+    }
+
+    /** A plain {@code DEL}: stages 1 and 2 have no release channel, so their waiters notice at their next spin. */
+    @Override
+    public boolean forceUnlock() {
+        return ask("forceUnlock", () -> redis().del(key()) > 0);
+    }
+
     @Override
     public final void unlock() {
         ask("unlock", () -> {

@@ -1,6 +1,7 @@
 package dev.lockstep;
 
 import java.time.Duration;
+import java.time.temporal.ChronoUnit;
 
 /** Argument checks that name the argument, so bad input fails at the call and not inside Redis. */
 public final class Args {
@@ -70,5 +71,16 @@ public final class Args {
             return -1;
         }
         return wait.toNanos();
+    }
+
+    /**
+     * A Redis PTTL reply as a remaining lease: {@link Duration#ZERO} for no key ({@code -2}), and
+     * {@code ChronoUnit.FOREVER} for a key without a TTL ({@code -1}), which Lockstep never writes.
+     */
+    public static Duration remaining(long pttl) {
+        if (pttl == -1) {
+            return ChronoUnit.FOREVER.getDuration();
+        }
+        return pttl < 0 ? Duration.ZERO : Duration.ofMillis(pttl);
     }
 }

@@ -29,6 +29,41 @@ public interface DistLock extends Lock {
     boolean isHeldByCurrentThread();
 
     /**
+     * Whether anyone holds the lock now, as Redis says (a quorum stage: as a quorum of its nodes
+     * say), like Redisson's {@code isLocked()}.
+     *
+     * @throws LockException when Redis does not answer or refuses
+     */
+    boolean isLocked();
+
+    /**
+     * How long the current hold's lease still runs, as Redis says ({@link Duration#ZERO} when nobody
+     * holds the lock), like Redisson's {@code remainTimeToLive()}. A quorum stage answers for the
+     * quorum: the time until fewer than a quorum of nodes still have the lock.
+     *
+     * @throws LockException when Redis does not answer or refuses
+     */
+    Duration remainingLease();
+
+    /**
+     * How many times this thread holds the lock (each re-entry counts), 0 when it holds none; like
+     * Redisson's {@code getHoldCount()}. Stages that cannot re-enter answer 0 or 1.
+     *
+     * @throws LockException when the stage keeps the count in Redis and Redis does not answer or refuses
+     */
+    int holdCount();
+
+    /**
+     * Administrative: deletes the lock whoever holds it and wakes its waiters, like Redisson's
+     * {@code forceUnlock()}. The holder is not asked: from stage 4 on it learns at its next
+     * renewal ({@link #onLeaseLost} fires); earlier stages never learn. True when there was a
+     * lock to delete.
+     *
+     * @throws LockException when Redis does not answer or refuses
+     */
+    boolean forceUnlock();
+
+    /**
      * Calls {@code listener} once each time a hold of this lock by this client is lost: its lease
      * ran out before a renewal reached Redis, so another client may hold the lock already. Only
      * stages that claim {@link Guarantee#LEASE_LOSS_SIGNAL} can tell; the others never call it.

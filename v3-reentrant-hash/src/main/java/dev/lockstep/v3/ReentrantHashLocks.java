@@ -26,6 +26,7 @@ public final class ReentrantHashLocks extends AbstractLocks {
 
     private static final LuaScript LOCK = LuaScript.load(ReentrantHashLocks.class, "lock.lua");
     private static final LuaScript UNLOCK = LuaScript.load(ReentrantHashLocks.class, "unlock-and-publish.lua");
+    private static final LuaScript FORCE_UNLOCK = LuaScript.load(ReentrantHashLocks.class, "force-unlock.lua");
 
     /** The message the unlock script publishes on a full release: Redisson's, so its waiters and ours wake each other. */
     public static final String RELEASED = "0";
@@ -57,6 +58,11 @@ public final class ReentrantHashLocks extends AbstractLocks {
         return channel;
     }
 
+    /** Deletes lock {@code key} whoever holds it and announces the release on {@code channel}; true when there was one. */
+    public static boolean forceUnlock(UnifiedJedis redis, String key, String channel) {
+        return Long.valueOf(1).equals(FORCE_UNLOCK.run(redis, List.of(key, channel), List.of(RELEASED)));
+    }
+
     @Override
     protected DistLock newLock(String name) {
         return new ReentrantHashLock(name);
@@ -82,6 +88,21 @@ public final class ReentrantHashLocks extends AbstractLocks {
                 throw new IllegalMonitorStateException("lock '" + name()
                         + "' is not held by this thread (never taken, already released, or its lease ran out)");
             }
+        }
+
+        /** Asks Redis: the count in this thread's owner field. */
+        @Override
+        public int holdCount() {
+            return ask("holdCount", () -> {
+                String count = redis().hget(key(), threadOwner());
+                return count == null ? 0 : Integer.parseInt(count);
+            });
+        }
+
+        /** Deletes the hash and announces the release, so waiters listening on the channel wake. */
+        @Override
+        public boolean forceUnlock() {
+            return ask("forceUnlock", () -> ReentrantHashLocks.forceUnlock(redis(), key(), channel));
         }
 
         /** Asks Redis: the owner field is there only while this thread holds the lock. */

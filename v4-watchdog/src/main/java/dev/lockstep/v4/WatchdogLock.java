@@ -142,6 +142,18 @@ public class WatchdogLock extends AbstractDistLock {
         }
     }
 
+    /** Local and instant: this thread's count of holds, 0 once its lease was lost. */
+    @Override
+    public final int holdCount() {
+        return holds.depth();
+    }
+
+    /** Stage 3's: deletes the hash and announces the release; a holder here learns at its next renewal. */
+    @Override
+    public final boolean forceUnlock() {
+        return ask("forceUnlock", () -> ReentrantHashLocks.forceUnlock(redis(), key(), channel));
+    }
+
     /** Local and instant: held from acquisition until the last unlock or the moment the lease is lost. */
     @Override
     public final boolean isHeldByCurrentThread() {

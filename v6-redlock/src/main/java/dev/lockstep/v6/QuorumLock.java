@@ -1,6 +1,7 @@
 package dev.lockstep.v6;
 
 import dev.lockstep.AbstractDistLock;
+import dev.lockstep.Args;
 import dev.lockstep.Lease;
 import dev.lockstep.LockException;
 import dev.lockstep.LuaScript;
@@ -13,6 +14,7 @@ import dev.lockstep.v6.FanOut.Reply;
 import dev.lockstep.v6.FanOut.Request;
 import dev.lockstep.v6.FanOut.WhenLate;
 import java.time.Duration;
+import java.util.Comparator;
 import java.util.List;
 import java.util.Map;
 import java.util.concurrent.ThreadLocalRandom;
@@ -41,6 +43,8 @@ final class QuorumLock extends AbstractDistLock {
     /** How many node timeouts of rounds without a quorum of answers an acquisition sits out before failing. */
     private static final int UNANSWERED_ROUNDS = 10;
     private static final LuaScript RENEW = LuaScript.load(WatchdogLocks.class, "renew.lua");
+    private static final LuaScript LEASE_LEFT = LuaScript.load(QuorumLock.class, "lease-left.lua");
+    private static final LuaScript FORCE_UNLOCK = LuaScript.load(ReentrantHashLocks.class, "force-unlock.lua");
 
     private final QuorumLocks client;
     private final FanOut fanOut;
@@ -214,6 +218,47 @@ final class QuorumLock extends AbstractDistLock {
     @Override
     public boolean isHeldByCurrentThread() {
         return holds.isHeld();
+    }
+
+    /** Local and instant: this thread's count of holds, 0 once no quorum renewed. */
+    @Override
+    public int holdCount() {
+        return holds.depth();
+    }
+
+    /** A quorum of nodes has the lock. */
+    @Override
+    public boolean isLocked() {
+        return remainingLease().compareTo(Duration.ZERO) > 0;
+    }
+
+    /** The quorum-th longest PTTL: after it, fewer than a quorum of nodes still have the lock. */
+    @Override
+    public Duration remainingLease() {
+        return ask("remainingLease", () -> {
+            List<Reply> replies = fanOut.ask(new Request(threadOwner(), LEASE_LEFT, List.of(key()), List.of()),
+                    WhenLate.DROP);
+            List<Duration> leases = replies.stream().filter(Reply::answered)
+                    .map(r -> Args.remaining((Long) r.value())).sorted(Comparator.reverseOrder()).toList();
+            if (leases.size() < client.quorum()) {
+                throw new NoQuorumAnswered("only " + leases.size() + " of " + fanOut.size() + " nodes answered");
+            }
+            return leases.get(client.quorum() - 1);
+        });
+    }
+
+    /** Deletes the lock on every node and announces the release on each; true when any node had it. */
+    @Override
+    public boolean forceUnlock() {
+        return ask("forceUnlock", () -> {
+            List<Reply> replies = fanOut.ask(new Request(threadOwner(), FORCE_UNLOCK, List.of(key(), channel),
+                    List.of(ReentrantHashLocks.RELEASED)), WhenLate.SEND);
+            if (count(replies, Reply::answered) < client.quorum()) {
+                throw new NoQuorumAnswered("force-unlock reached only " + count(replies, Reply::answered) + " of "
+                        + fanOut.size() + " nodes; the others let the lock expire with its lease");
+            }
+            return count(replies, r -> Long.valueOf(1).equals(r.value())) > 0;
+        });
     }
 
     private static int count(List<Reply> replies, Predicate<Reply> which) {

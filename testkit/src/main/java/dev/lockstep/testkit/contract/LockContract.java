@@ -283,6 +283,57 @@ public abstract class LockContract {
     }
 
     @Test
+    void theOperationalCallsReportTheHold() throws Exception {
+        DistLock lock = open().get("reported");
+        DistLock other = open().get("reported");
+        Duration lease = Duration.ofSeconds(10);
+        assertFalse(lock.isLocked(), "a lock nobody took");
+        assertEquals(Duration.ZERO, lock.remainingLease());
+        assertEquals(0, lock.holdCount());
+
+        assertTrue(lock.tryLock(Duration.ZERO, lease));
+        assertTrue(other.isLocked(), "any client sees the lock taken");
+        Duration left = other.remainingLease();
+        assertTrue(left.compareTo(Duration.ZERO) > 0 && left.compareTo(lease) <= 0, "remaining lease " + left);
+        assertEquals(1, lock.holdCount());
+        assertEquals(0, other.holdCount(), "another client holds nothing");
+        if (claims(Guarantee.REENTRANT)) {
+            assertTrue(lock.tryLock(Duration.ZERO, lease));
+            assertEquals(2, lock.holdCount());
+            lock.unlock();
+            assertEquals(1, lock.holdCount());
+        }
+        try (LockThread elsewhere = new LockThread("another-thread")) {
+            assertEquals(0, elsewhere.call(lock::holdCount), "another thread of the holding client holds nothing");
+        }
+        lock.unlock();
+        assertFalse(other.isLocked(), "released");
+        assertEquals(0, lock.holdCount());
+    }
+
+    @Test
+    void forceUnlockFreesTheLockAndLetsAWaiterIn() throws Exception {
+        Locks admin = open();
+        DistLock holder = open().get("forced");
+        DistLock waiter = open().get("forced");
+        Duration longLease = Duration.ofSeconds(30);
+        assertFalse(admin.get("forced").forceUnlock(), "nothing to force");
+        assertTrue(holder.tryLock(Duration.ZERO, longLease));
+        try (LockThread waiting = new LockThread("waiter")) {
+            Future<Boolean> taken = waiting.submit(() -> waiter.tryLock(BOUNDED, longLease));
+            Await.until("the waiter waits", BOUNDED, () -> waiting.thread().getState() == Thread.State.TIMED_WAITING);
+            long forced = System.nanoTime();
+            assertTrue(admin.get("forced").forceUnlock(), "a held lock was there to force");
+            assertTrue(LockThread.get(taken, BOUNDED), "the waiter never got the forced lock");
+            long micros = TimeUnit.NANOSECONDS.toMicros(System.nanoTime() - forced);
+            System.out.printf("%s: a waiter took a forced lock %d µs after forceUnlock%n", stage, micros);
+            // Well before the holder's 30 s lease: the force freed it (and, with a release channel, woke the waiter).
+            assertTrue(micros < BOUNDED.toNanos() / 1000, "took " + micros / 1000 + " ms");
+            waiting.run(waiter::unlock);
+        }
+    }
+
+    @Test
     void anInterruptedWaiterGivesUpAndHoldsNothing() throws Exception {
         DistLock holder = open().get("interrupted");
         DistLock waiter = open().get("interrupted");
