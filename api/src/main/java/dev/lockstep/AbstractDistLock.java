@@ -28,6 +28,8 @@ public abstract class AbstractDistLock implements DistLock {
     private final String name;
     private final AbstractLocks client;
     private final Map<Long, String> tokens = new ConcurrentHashMap<>();
+    /** Holds per thread as the calls saw them (acquisitions minus unlocks); while any, the client keeps this object. */
+    private final Map<Long, Integer> callerHolds = new ConcurrentHashMap<>();
     private final List<Consumer<LeaseLoss>> lossListeners = new CopyOnWriteArrayList<>();
 
     /** The lock called {@code name}, owned by {@code client}. */
@@ -117,7 +119,7 @@ public abstract class AbstractDistLock implements DistLock {
         try {
             while (true) {
                 try {
-                    acquire(leaseAsked, FOREVER);
+                    counted(acquire(leaseAsked, FOREVER));
                     return;
                 } catch (InterruptedException e) {
                     interrupted = true;
@@ -133,12 +135,12 @@ public abstract class AbstractDistLock implements DistLock {
 
     @Override
     public final void lockInterruptibly() throws InterruptedException {
-        acquire(lease(null), FOREVER);
+        counted(acquire(lease(null), FOREVER));
     }
 
     @Override
     public final boolean tryLock() {
-        return attempt(lease(null));
+        return counted(attempt(lease(null)));
     }
 
     @Override
@@ -146,13 +148,13 @@ public abstract class AbstractDistLock implements DistLock {
         if (unit == null) {
             throw new NullPointerException("unit must not be null");
         }
-        return acquire(lease(null), Args.waitNanos(Duration.ofNanos(Math.max(0, unit.toNanos(time))), "time"));
+        return counted(acquire(lease(null), Args.waitNanos(Duration.ofNanos(Math.max(0, unit.toNanos(time))), "time")));
     }
 
     @Override
     public final boolean tryLock(Duration wait, Duration lease) throws InterruptedException {
         long waitNanos = Args.waitNanos(wait, "wait");
-        return acquire(lease(lease), waitNanos);
+        return counted(acquire(lease(lease), waitNanos));
     }
 
     /** The key exists. */
@@ -181,10 +183,39 @@ public abstract class AbstractDistLock implements DistLock {
 
     @Override
     public final void unlock() {
-        ask("unlock", () -> {
-            release();
-            return null;
-        });
+        try {
+            ask("unlock", () -> {
+                release();
+                return null;
+            });
+        } finally {
+            uncounted();
+        }
+    }
+
+    /**
+     * Counts a hold the calling thread just took: the first hold by any thread makes the client
+     * keep this object, so {@link Locks#get} hands the holders this one, with what it knows.
+     */
+    private boolean counted(boolean taken) {
+        if (taken) {
+            // One monitor for both updates: a release racing a take must not let go of an object just taken.
+            synchronized (callerHolds) {
+                callerHolds.merge(Thread.currentThread().getId(), 1, Integer::sum);
+                client.keep(this);
+            }
+        }
+        return taken;
+    }
+
+    /** An unlock by a thread that held the lock ends one of its holds, whatever Redis said; the last lets the object go. */
+    private void uncounted() {
+        synchronized (callerHolds) {
+            callerHolds.computeIfPresent(Thread.currentThread().getId(), (thread, holds) -> holds > 1 ? holds - 1 : null);
+            if (callerHolds.isEmpty()) {
+                client.letGo(this);
+            }
+        }
     }
 
     /**

@@ -1,5 +1,8 @@
 package dev.lockstep;
 
+import java.lang.ref.Reference;
+import java.lang.ref.ReferenceQueue;
+import java.lang.ref.WeakReference;
 import java.util.Collections;
 import java.util.EnumSet;
 import java.util.IdentityHashMap;
@@ -19,7 +22,11 @@ public abstract class AbstractLocks implements Locks {
     private final LockOptions options;
     private final Set<Guarantee> guarantees;
     private final String clientId = UUID.randomUUID().toString();
-    private final ConcurrentMap<String, DistLock> locks = new ConcurrentHashMap<>();
+    /** Lock objects by name, weakly: one nobody references and nobody holds is collected, so names do not pile up. */
+    private final ConcurrentMap<String, Handle> locks = new ConcurrentHashMap<>();
+    private final ReferenceQueue<DistLock> collected = new ReferenceQueue<>();
+    /** Lock objects some thread of this client holds: kept, whoever references them. */
+    private final Set<DistLock> held = ConcurrentHashMap.newKeySet();
     private volatile boolean closed;
 
     /** A client over {@code redis} (not owned: {@link #close()} leaves it open) that claims {@code guarantees}. */
@@ -57,7 +64,53 @@ public abstract class AbstractLocks implements Locks {
         if (closed) {
             throw new IllegalStateException("this Locks is closed; cannot get lock '" + name + "'");
         }
-        return locks.computeIfAbsent(name, this::newLock);
+        forgetCollected();
+        while (true) {
+            Handle handle = locks.get(name);
+            DistLock lock = handle == null ? null : handle.get();
+            if (lock != null) {
+                return lock;
+            }
+            DistLock fresh = newLock(name);
+            Handle made = new Handle(name, fresh, collected);
+            if (handle == null ? locks.putIfAbsent(name, made) == null : locks.replace(name, handle, made)) {
+                return fresh;
+            }
+        }
+    }
+
+    /** Called by a lock when a thread of this client took it: kept until no thread holds it. */
+    final void keep(DistLock lock) {
+        held.add(lock);
+    }
+
+    /** Called by a lock when no thread of this client holds it any more. */
+    final void letGo(DistLock lock) {
+        held.remove(lock);
+    }
+
+    /** How many lock objects this client has now: held ones, and ones still referenced or not yet collected. */
+    public final int lockObjects() {
+        forgetCollected();
+        return locks.size();
+    }
+
+    private void forgetCollected() {
+        for (Reference<? extends DistLock> gone = collected.poll(); gone != null; gone = collected.poll()) {
+            Handle handle = (Handle) gone;
+            locks.remove(handle.name, handle);
+        }
+    }
+
+    /** A weak reference to a lock object that remembers its name, so a collected one leaves the table. */
+    private static final class Handle extends WeakReference<DistLock> {
+
+        private final String name;
+
+        Handle(String name, DistLock lock, ReferenceQueue<DistLock> queue) {
+            super(lock, queue);
+            this.name = name;
+        }
     }
 
     @Override

@@ -5,7 +5,12 @@ import java.util.Set;
 /** One client identity, like a {@code RedissonClient}: every lock it hands out shares its connection and id. */
 public interface Locks extends AutoCloseable {
 
-    /** The lock called {@code name}; the same name always gives the same lock object. */
+    /**
+     * The lock called {@code name}. The same name gives the same lock object for as long as a
+     * thread of this client holds it or the caller keeps a reference; an object nobody holds or
+     * references is collected, so a client that locks millions of names stays small. Lock objects
+     * are cheap: every one of them shares the client's connections.
+     */
     DistLock get(String name);
 
     /** This client's identity, part of every owner record it writes. */

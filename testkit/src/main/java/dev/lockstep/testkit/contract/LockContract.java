@@ -8,6 +8,7 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
 import static org.junit.jupiter.api.Assertions.fail;
 import static org.junit.jupiter.api.Assumptions.assumeTrue;
 
+import dev.lockstep.AbstractLocks;
 import dev.lockstep.Args;
 import dev.lockstep.DistLock;
 import dev.lockstep.Guarantee;
@@ -309,6 +310,30 @@ public abstract class LockContract {
         lock.unlock();
         assertFalse(other.isLocked(), "released");
         assertEquals(0, lock.holdCount());
+    }
+
+    @Test
+    void lockObjectsNobodyHoldsOrReferencesAreCollectedAndHeldOnesAreKept() throws Exception {
+        AbstractLocks locks = (AbstractLocks) open();
+        DistLock kept = locks.get("kept");
+        kept.lock();
+        int keptIdentity = System.identityHashCode(kept);
+        kept = null;
+        int names = 300;
+        for (int i = 0; i < names; i++) {
+            DistLock lock = locks.get("passing-" + i);
+            lock.lock();
+            lock.unlock();
+        }
+        Await.until("lock objects nobody holds or references are collected", BOUNDED, () -> {
+            System.gc();
+            return locks.lockObjects() < names / 2;
+        });
+        // Collected or not, a held lock's object is the one its holder gets back, knowing it holds it.
+        DistLock again = locks.get("kept");
+        assertEquals(keptIdentity, System.identityHashCode(again), "the held lock's object was dropped");
+        assertTrue(again.isHeldByCurrentThread());
+        again.unlock();
     }
 
     @Test
