@@ -24,14 +24,17 @@ public final class ClientMain {
     private ClientMain() {
     }
 
-    /** Args: Locks class name, default lease ms (fixed or watchdog), spin interval ms, nodes as host:port,host:port... */
+    /**
+     * Args: Locks class name, default lease ms (fixed or watchdog), spin interval ms, nodes as
+     * host:port,host:port..., and how the servers let clients in ({@link ServerSecurity}).
+     */
     public static void main(String[] args) throws Exception {
         @SuppressWarnings("unchecked")
         Class<? extends Locks> locksClass = (Class<? extends Locks>) Class.forName(args[0]);
         LockOptions options = ScenarioContext.leaseOptions(Duration.ofMillis(Long.parseLong(args[1])))
                 .withSpinInterval(Duration.ofMillis(Long.parseLong(args[2])));
         List<RedisClient> nodes = Arrays.stream(args[3].split(","))
-                .map(address -> RedisNode.newClient(HostAndPort.from(address))).toList();
+                .map(address -> RedisNode.newClient(HostAndPort.from(address), ServerSecurity.valueOf(args[4]))).toList();
         Locks locks = Stage.open(locksClass, nodes, options);
         BufferedReader in = new BufferedReader(new InputStreamReader(System.in, StandardCharsets.UTF_8));
         reply("ready");

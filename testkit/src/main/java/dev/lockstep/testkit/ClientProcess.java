@@ -11,6 +11,7 @@ import java.io.Writer;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Path;
 import java.time.Duration;
+import java.util.ArrayList;
 import java.util.List;
 import java.util.concurrent.BlockingQueue;
 import java.util.concurrent.LinkedBlockingQueue;
@@ -33,17 +34,22 @@ public final class ClientProcess implements AutoCloseable {
     private final Writer commands;
     private final BlockingQueue<String> replies = new LinkedBlockingQueue<>();
 
-    ClientProcess(String name, Stage stage, List<HostAndPort> nodes, LockOptions options, History history) {
+    ClientProcess(String name, Stage stage, List<HostAndPort> nodes, ServerSecurity security, LockOptions options,
+                  History history) {
         this.name = name;
         this.history = history;
         this.defaultLease = options.lease();
         Path java = Path.of(System.getProperty("java.home"), "bin", "java");
-        List<String> command = List.of(java.toString(),
+        List<String> command = new ArrayList<>(List.of(java.toString(),
                 "-XX:TieredStopAtLevel=1", "-Xshare:auto", "-Xmx64m",
-                "-cp", System.getProperty("java.class.path"),
-                ClientMain.class.getName(), stage.locksClass().getName(),
+                "-cp", System.getProperty("java.class.path")));
+        if (security == ServerSecurity.TLS) {
+            // The child trusts the certificate this JVM made, instead of making its own.
+            command.add("-D" + TestCertificates.DIR_PROPERTY + "=" + TestCertificates.get().dir());
+        }
+        command.addAll(List.of(ClientMain.class.getName(), stage.locksClass().getName(),
                 Long.toString(options.lease().toMillis()), Long.toString(options.spinInterval().toMillis()),
-                nodes.stream().map(HostAndPort::toString).collect(Collectors.joining(",")));
+                nodes.stream().map(HostAndPort::toString).collect(Collectors.joining(",")), security.name()));
         try {
             process = new ProcessBuilder(command).redirectError(ProcessBuilder.Redirect.DISCARD).start();
         } catch (IOException e) {

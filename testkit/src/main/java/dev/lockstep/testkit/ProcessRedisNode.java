@@ -40,14 +40,16 @@ final class ProcessRedisNode implements RedisNode {
 
     private final RedisBinary binary;
     private final NodeConfig config;
+    private final ServerSecurity security;
     private final Path dir;
     private final List<FaultyLink> links = new ArrayList<>();
     private volatile int port;
     private volatile Process process;
 
-    ProcessRedisNode(RedisBinary binary, NodeConfig config) {
+    ProcessRedisNode(RedisBinary binary, NodeConfig config, ServerSecurity security) {
         this.binary = binary;
         this.config = config;
+        this.security = security;
         try {
             this.dir = Files.createTempDirectory("lockstep-redis");
             if (config.configFile() != null) {
@@ -64,6 +66,11 @@ final class ProcessRedisNode implements RedisNode {
     @Override
     public HostAndPort address() {
         return new HostAndPort(HOST, port);
+    }
+
+    @Override
+    public ServerSecurity security() {
+        return security;
     }
 
     @Override
@@ -168,8 +175,8 @@ final class ProcessRedisNode implements RedisNode {
         if (config.configFile() != null) {
             command.add(configPath().toString());
         }
+        command.addAll(security.serverArgs(onPort));
         command.addAll(List.of(
-                "--port", Integer.toString(onPort),
                 "--bind", HOST,
                 "--protected-mode", "no",
                 "--daemonize", "no",
@@ -214,7 +221,7 @@ final class ProcessRedisNode implements RedisNode {
 
     private void awaitReady(Process p, int onPort) {
         long deadline = System.nanoTime() + STARTUP.toNanos();
-        while (!RedisNode.answersPing(new HostAndPort(HOST, onPort))) {
+        while (!RedisNode.answersPing(new HostAndPort(HOST, onPort), security)) {
             if (!p.isAlive()) {
                 throw new IllegalStateException("redis-server on port " + onPort + " exited with " + p.exitValue()
                         + "; see " + dir.resolve("redis-" + onPort + ".log"));

@@ -3,11 +3,14 @@ package dev.lockstep.testkit;
 import java.io.IOException;
 import java.io.InputStream;
 import java.io.UncheckedIOException;
+import java.net.ServerSocket;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.nio.file.StandardCopyOption;
 import java.util.Locale;
+import java.util.Map;
+import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.TimeUnit;
 import java.util.regex.Matcher;
 import java.util.regex.Pattern;
@@ -31,6 +34,7 @@ public record RedisBinary(Path path, String source, String version) {
     private static final Logger log = LoggerFactory.getLogger(RedisBinary.class);
     private static final Pattern VERSION = Pattern.compile("v=(\\S+)");
     private static volatile RedisBinary resolved;
+    private static final Map<Path, Boolean> TLS = new ConcurrentHashMap<>();
 
     /** The binary for this JVM, resolved once and named in the log. */
     public static RedisBinary get() {
@@ -64,6 +68,34 @@ public record RedisBinary(Path path, String source, String version) {
         } catch (IOException e) {
             throw new UncheckedIOException("cannot resolve " + path, e);
         }
+    }
+
+    /**
+     * Whether this binary was built with TLS, asked once: started with a TLS port and no
+     * certificate, a TLS build refuses at once for want of its key file; a build without TLS never
+     * mentions one.
+     */
+    public boolean supportsTls() {
+        return TLS.computeIfAbsent(path, p -> {
+            try (ServerSocket free = new ServerSocket(0)) {
+                int port = free.getLocalPort();
+                free.close();
+                Process process = new ProcessBuilder(p.toString(), "--port", "0", "--tls-port", Integer.toString(port),
+                        "--save", "", "--appendonly", "no").redirectErrorStream(true).start();
+                if (!process.waitFor(5, TimeUnit.SECONDS)) {
+                    process.destroyForcibly().waitFor();
+                }
+                String output = new String(process.getInputStream().readAllBytes(), StandardCharsets.UTF_8);
+                boolean tls = output.contains("tls-key-file") || output.contains("Failed to configure TLS");
+                log.info("redis-server {} at {} was built {}", version, p, tls ? "with TLS" : "without TLS");
+                return tls;
+            } catch (IOException e) {
+                throw new UncheckedIOException("cannot run " + p, e);
+            } catch (InterruptedException e) {
+                Thread.currentThread().interrupt();
+                throw new IllegalStateException("interrupted while asking " + p + " about TLS", e);
+            }
+        });
     }
 
     /** The major.minor version as a number, e.g. 6.2, for features newer servers have. */

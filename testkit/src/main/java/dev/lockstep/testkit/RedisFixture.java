@@ -1,5 +1,7 @@
 package dev.lockstep.testkit;
 
+import java.util.Locale;
+
 /**
  * Starts real Redis nodes and stops them all at {@link #close()}. {@code -Dlockstep.redis=docker}
  * starts them in containers (Testcontainers); the default starts {@code redis-server} processes.
@@ -18,12 +20,22 @@ public interface RedisFixture extends AutoCloseable {
 
     /** Nodes as {@code redis-server} child processes, of {@link RedisBinary#get()}. */
     static RedisFixture processes() {
-        return new ProcessFixture(RedisBinary.get());
+        return processes(ServerSecurity.NONE);
     }
 
     /** Nodes as child processes of {@code binary}. */
     static RedisFixture processes(RedisBinary binary) {
-        return new ProcessFixture(binary);
+        return new ProcessFixture(binary, ServerSecurity.NONE);
+    }
+
+    /** Nodes as {@code redis-server} child processes that let clients in as {@code security} says. */
+    static RedisFixture processes(ServerSecurity security) {
+        return new ProcessFixture(RedisBinary.get(), security);
+    }
+
+    /** How this fixture's nodes let clients in; clients of its nodes, or of links to them, must follow it. */
+    default ServerSecurity security() {
+        return ServerSecurity.NONE;
     }
 
     /** A new node with default settings. */
@@ -45,19 +57,31 @@ public interface RedisFixture extends AutoCloseable {
     final class ProcessFixture extends NodeFixture {
 
         private final RedisBinary binary;
+        private final ServerSecurity security;
 
-        private ProcessFixture(RedisBinary binary) {
+        private ProcessFixture(RedisBinary binary, ServerSecurity security) {
+            if (security == ServerSecurity.TLS && !binary.supportsTls()) {
+                throw new IllegalStateException("redis-server " + binary.version() + " at " + binary.path()
+                        + " was built without TLS");
+            }
             this.binary = binary;
+            this.security = security;
         }
 
         @Override
         protected RedisNode newNode(NodeConfig config) {
-            return new ProcessRedisNode(binary, config);
+            return new ProcessRedisNode(binary, config, security);
+        }
+
+        @Override
+        public ServerSecurity security() {
+            return security;
         }
 
         @Override
         public String description() {
-            return "redis-server " + binary.version() + " (" + binary.source() + ")";
+            return "redis-server " + binary.version() + " (" + binary.source() + ")"
+                    + (security == ServerSecurity.NONE ? "" : ", " + security.name().toLowerCase(Locale.ROOT));
         }
     }
 }

@@ -1,7 +1,6 @@
 package dev.lockstep.testkit;
 
 import java.time.Duration;
-import redis.clients.jedis.DefaultJedisClientConfig;
 import redis.clients.jedis.HostAndPort;
 import redis.clients.jedis.Jedis;
 import redis.clients.jedis.JedisClientConfig;
@@ -29,27 +28,34 @@ public interface RedisNode extends AutoCloseable {
         return "redis:" + address().getPort();
     }
 
+    /** How this node lets clients in: plain, with a password, or over TLS. */
+    default ServerSecurity security() {
+        return ServerSecurity.NONE;
+    }
+
     /** A new pooled client of this node with {@link #CLIENT_TIMEOUT}; the caller closes it. */
     default RedisClient newClient() {
-        return newClient(address());
+        return newClient(address(), security());
     }
 
-    /** A new pooled client of {@code address} (a node, or a {@link FaultyLink} in front of one); the caller closes it. */
+    /** A new pooled client of the plain server at {@code address} (a node, or a {@link FaultyLink} in front of one). */
     static RedisClient newClient(HostAndPort address) {
-        int timeout = (int) CLIENT_TIMEOUT.toMillis();
-        return RedisClient.builder()
-                .hostAndPort(address)
-                .clientConfig(DefaultJedisClientConfig.builder()
-                        .connectionTimeoutMillis(timeout)
-                        .socketTimeoutMillis(timeout)
-                        .build())
-                .build();
+        return newClient(address, ServerSecurity.NONE);
     }
 
-    /** Whether a server at {@code address} answers PING within a short timeout. */
+    /** A new pooled client of {@code address}, a server (or a link to one) that lets clients in as {@code security} says. */
+    static RedisClient newClient(HostAndPort address, ServerSecurity security) {
+        return RedisClient.builder().hostAndPort(address).clientConfig(security.clientConfig()).build();
+    }
+
+    /** Whether a plain server at {@code address} answers PING within a short timeout. */
     static boolean answersPing(HostAndPort address) {
-        JedisClientConfig quick = DefaultJedisClientConfig.builder()
-                .connectionTimeoutMillis(200).socketTimeoutMillis(200).serverDefaultProtocol().build();
+        return answersPing(address, ServerSecurity.NONE);
+    }
+
+    /** Whether a server at {@code address} that lets clients in as {@code security} says answers PING quickly. */
+    static boolean answersPing(HostAndPort address, ServerSecurity security) {
+        JedisClientConfig quick = security.clientConfig(Duration.ofMillis(200)).serverDefaultProtocol().build();
         try (Jedis probe = new Jedis(address, quick)) {
             return "PONG".equals(probe.ping());
         } catch (JedisException e) {
@@ -59,11 +65,7 @@ public interface RedisNode extends AutoCloseable {
 
     /** A single admin connection for set-up commands; the caller closes it. */
     default Jedis admin() {
-        return new Jedis(address(), DefaultJedisClientConfig.builder()
-                .connectionTimeoutMillis((int) CLIENT_TIMEOUT.toMillis())
-                .socketTimeoutMillis((int) CLIENT_TIMEOUT.toMillis())
-                .serverDefaultProtocol()
-                .build());
+        return new Jedis(address(), security().clientConfig(CLIENT_TIMEOUT).serverDefaultProtocol().build());
     }
 
     /**

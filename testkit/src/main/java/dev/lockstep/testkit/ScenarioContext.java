@@ -124,7 +124,7 @@ public final class ScenarioContext implements AutoCloseable {
     public synchronized Actor actor(String name, List<HostAndPort> addresses, LockOptions options) {
         List<RedisClient> clients = new ArrayList<>();
         for (HostAndPort address : addresses) {
-            RedisClient redis = RedisNode.newClient(address);
+            RedisClient redis = RedisNode.newClient(address, fixture.security());
             resources.push(redis);
             clients.add(redis);
         }
@@ -140,7 +140,7 @@ public final class ScenarioContext implements AutoCloseable {
 
     /** A client called {@code name} in its own JVM on {@link #nodes()}, so it can really crash. */
     public synchronized ClientProcess process(String name, LockOptions options) {
-        ClientProcess process = new ClientProcess(name, stage, addresses(nodes()), options, history);
+        ClientProcess process = new ClientProcess(name, stage, addresses(nodes()), fixture.security(), options, history);
         resources.push(process);
         return process;
     }

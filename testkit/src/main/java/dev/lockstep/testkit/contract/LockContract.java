@@ -21,11 +21,13 @@ import dev.lockstep.testkit.ClientProcess;
 import dev.lockstep.testkit.FaultyLink;
 import dev.lockstep.testkit.LockThread;
 import dev.lockstep.testkit.Outcome;
+import dev.lockstep.testkit.RedisBinary;
 import dev.lockstep.testkit.RedisFixture;
 import dev.lockstep.testkit.RedisNode;
 import dev.lockstep.testkit.Scenario;
 import dev.lockstep.testkit.ScenarioContext;
 import dev.lockstep.testkit.Scoreboard;
+import dev.lockstep.testkit.ServerSecurity;
 import dev.lockstep.testkit.Stage;
 import dev.lockstep.testkit.Threads;
 import dev.lockstep.testkit.explore.ScheduleExplorer;
@@ -36,6 +38,7 @@ import java.util.ArrayList;
 import java.util.Collections;
 import java.util.EnumSet;
 import java.util.List;
+import java.util.Locale;
 import java.util.Set;
 import java.util.concurrent.CountDownLatch;
 import java.util.concurrent.Future;
@@ -70,6 +73,7 @@ public abstract class LockContract {
     private final Scoreboard scoreboard = new Scoreboard();
     private StageSpec spec;
     private Stage stage;
+    private ServerSecurity security = ServerSecurity.NONE;
     private RedisFixture fixture;
     private List<RedisNode> nodes;
     private final List<AutoCloseable> opened = new ArrayList<>();
@@ -81,7 +85,17 @@ public abstract class LockContract {
             throw new IllegalStateException(getClass().getName() + " needs a @StageSpec");
         }
         stage = new Stage(spec.name(), spec.locks());
-        fixture = RedisFixture.fromSystemProperty();
+        Secured secured = getClass().getAnnotation(Secured.class);
+        if (secured != null) {
+            security = secured.value();
+            boolean tls = security != ServerSecurity.TLS || RedisBinary.get().supportsTls();
+            if (!tls) {
+                System.out.println("lockstep: " + stage + " over TLS skipped: redis-server " + RedisBinary.get().version()
+                        + " at " + RedisBinary.get().path() + " was built without TLS");
+            }
+            assumeTrue(tls, "redis-server was built without TLS");
+        }
+        fixture = security == ServerSecurity.NONE ? RedisFixture.fromSystemProperty() : RedisFixture.processes(security);
         nodes = startNodes();
         System.out.println("lockstep: " + stage + " on " + fixture.description());
     }
@@ -94,8 +108,9 @@ public abstract class LockContract {
         }
         scoreboard.orderColumns(Catalog.all().stream().map(Scenario::id).toList());
         String table = scoreboard.markdown();
-        System.out.println("\nlockstep scoreboard\n\n" + table);
-        scoreboard.write(Path.of("target", "lockstep-scoreboard.md"));
+        String suffix = security == ServerSecurity.NONE ? "" : "-" + security.name().toLowerCase(Locale.ROOT);
+        System.out.println("\nlockstep scoreboard" + suffix.replace('-', ' ') + "\n\n" + table);
+        scoreboard.write(Path.of("target", "lockstep-scoreboard" + suffix + ".md"));
         assertNoLockstepThreadsLeft();
     }
 
@@ -135,7 +150,7 @@ public abstract class LockContract {
     private Locks openAt(List<HostAndPort> addresses, LockOptions options) {
         List<RedisClient> clients = new ArrayList<>();
         for (HostAndPort address : addresses) {
-            RedisClient redis = RedisNode.newClient(address);
+            RedisClient redis = RedisNode.newClient(address, fixture.security());
             opened.add(redis);
             clients.add(redis);
         }
@@ -484,14 +499,14 @@ public abstract class LockContract {
         }
     }
 
-    /** Commands {@code on} ran so far, but those of the admin connection that asks (INFO, and CLIENT SETINFO, HELLO). */
+    /** Commands {@code on} ran so far, but those of the admin connection that asks (INFO, and AUTH, CLIENT SETINFO, HELLO). */
     private static long commandsRun(List<RedisNode> on) {
         long total = 0;
         for (RedisNode node : on) {
             try (Jedis admin = node.admin()) {
                 for (String line : admin.info("commandstats").split("\r?\n")) {
                     int calls = line.indexOf("calls=");
-                    if (line.startsWith("cmdstat_") && !line.matches("cmdstat_(info|client|hello)[:|].*")) {
+                    if (line.startsWith("cmdstat_") && !line.matches("cmdstat_(info|client|hello|auth)[:|].*")) {
                         total += Long.parseLong(line.substring(calls + 6, line.indexOf(',', calls)));
                     }
                 }
