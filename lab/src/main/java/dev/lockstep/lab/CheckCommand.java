@@ -6,7 +6,14 @@ import dev.lockstep.LockOptions;
 import dev.lockstep.Locks;
 import dev.lockstep.testkit.Stage;
 import java.io.PrintWriter;
+import java.io.IOException;
+import java.io.InputStream;
 import java.net.URI;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.security.GeneralSecurityException;
+import java.security.KeyStore;
+import java.security.cert.CertificateFactory;
 import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;
@@ -18,6 +25,9 @@ import java.util.concurrent.Future;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.TimeoutException;
 import java.util.concurrent.atomic.AtomicReference;
+import javax.net.ssl.SSLContext;
+import javax.net.ssl.SSLSocketFactory;
+import javax.net.ssl.TrustManagerFactory;
 import picocli.CommandLine.Command;
 import picocli.CommandLine.Model.CommandSpec;
 import picocli.CommandLine.Option;
@@ -35,8 +45,7 @@ import redis.clients.jedis.util.JedisURIHelper;
                 "the smallest ACL rule for its stage."},
         footer = {"",
                 "URL: redis://[user:password@]host:port[/db], or rediss://... for TLS. A server certificate",
-                "your JDK does not trust: add -Djavax.net.ssl.trustStore=FILE -Djavax.net.ssl.trustStorePassword=PW",
-                "before -jar.",
+                "your JDK does not trust: --trust with its CA certificate (PEM).",
                 "Exit status: 0 when every check passed, 1 otherwise."})
 final class CheckCommand implements Callable<Integer> {
 
@@ -50,6 +59,10 @@ final class CheckCommand implements Callable<Integer> {
     @Option(names = "--stage", defaultValue = "v5-pubsub-retry", paramLabel = "STAGE",
             converter = RunCommand.StageName.class, description = "The stage to check. Default: ${DEFAULT-VALUE}.")
     private Stage stage;
+
+    @Option(names = "--trust", paramLabel = "PEM",
+            description = "For rediss:// URLs: trust the CA certificate in this PEM file instead of the JDK's.")
+    private Path trust;
 
     @Option(names = "--name", defaultValue = "lockstep-check", paramLabel = "NAME",
             description = "The lock to use: nobody else should be using it. Default: ${DEFAULT-VALUE}.")
@@ -96,7 +109,7 @@ final class CheckCommand implements Callable<Integer> {
                         awaitAsleep(rivalsThread.get(), waited);
                         long released = System.nanoTime();
                         on(holderThread, holder::unlock);
-                        require(waited.get(STEP.toMillis(), TimeUnit.MILLISECONDS), "the waiter never got the lock");
+                        require(result(waited), "the waiter never got the lock");
                         checks.note(String.format("(%.1f ms after the unlock)", (System.nanoTime() - released) / 1e6));
                         on(rivalThread, rival::unlock);
                     })
@@ -135,6 +148,7 @@ final class CheckCommand implements Callable<Integer> {
 
     /** One client per URL, for one {@link Locks}; every client made is added to {@code all}. */
     private List<RedisClient> connect(List<RedisClient> all) {
+        SSLSocketFactory trusted = trust == null ? null : trusting(trust);
         List<RedisClient> made = new ArrayList<>();
         for (URI url : urls) {
             if (!JedisURIHelper.isValid(url)) {
@@ -148,6 +162,7 @@ final class CheckCommand implements Callable<Integer> {
                             .password(JedisURIHelper.getPassword(url))
                             .database(JedisURIHelper.getDBIndex(url))
                             .ssl(JedisURIHelper.isRedisSSLScheme(url))
+                            .sslSocketFactory(trusted)
                             .connectionTimeoutMillis(2000)
                             .socketTimeoutMillis(2000)
                             .build())
@@ -156,6 +171,23 @@ final class CheckCommand implements Callable<Integer> {
             all.add(client);
         }
         return made;
+    }
+
+    /** Sockets that trust the CA certificate in {@code pem}, and nothing else. */
+    private static SSLSocketFactory trusting(Path pem) {
+        try (InputStream in = Files.newInputStream(pem)) {
+            KeyStore trusted = KeyStore.getInstance(KeyStore.getDefaultType());
+            trusted.load(null, null);
+            trusted.setCertificateEntry("ca", CertificateFactory.getInstance("X.509").generateCertificate(in));
+            TrustManagerFactory factory = TrustManagerFactory.getInstance(TrustManagerFactory.getDefaultAlgorithm());
+            factory.init(trusted);
+            SSLContext context = SSLContext.getInstance("TLS");
+            context.init(null, factory.getTrustManagers(), null);
+            return context.getSocketFactory();
+        } catch (IOException | GeneralSecurityException e) {
+            throw new IllegalArgumentException("--trust " + pem + " is not a readable PEM certificate: "
+                    + e.getMessage(), e);
+        }
     }
 
     /** Waits until the waiter sleeps between tries (a spin, or on the release channel). */
@@ -174,7 +206,11 @@ final class CheckCommand implements Callable<Integer> {
     }
 
     private static <T> T on(ExecutorService thread, Callable<T> call) throws Exception {
-        Future<T> result = thread.submit(call);
+        return result(thread.submit(call));
+    }
+
+    /** What {@code result} gave within one step's time, its own failure rethrown as it was. */
+    private static <T> T result(Future<T> result) throws Exception {
         try {
             return result.get(STEP.toMillis(), TimeUnit.MILLISECONDS);
         } catch (ExecutionException e) {

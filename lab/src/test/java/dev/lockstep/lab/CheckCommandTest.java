@@ -3,15 +3,20 @@ package dev.lockstep.lab;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertFalse;
 import static org.junit.jupiter.api.Assertions.assertTrue;
+import static org.junit.jupiter.api.Assumptions.assumeTrue;
 
 import dev.lockstep.testkit.AclUser;
+import dev.lockstep.testkit.RedisBinary;
 import dev.lockstep.testkit.RedisFixture;
 import dev.lockstep.testkit.RedisNode;
+import dev.lockstep.testkit.ServerSecurity;
+import dev.lockstep.testkit.TestCertificates;
 import java.io.PrintWriter;
 import java.io.StringWriter;
 import java.nio.file.Path;
 import org.junit.jupiter.api.AfterAll;
 import org.junit.jupiter.api.BeforeAll;
+import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.TestInstance;
 import picocli.CommandLine;
@@ -23,8 +28,8 @@ class CheckCommandTest {
 
     private static final AclUser DOCUMENTED = AclUser.documentedIn(Path.of("..", "v5-pubsub-retry", "README.md"));
 
-    private final StringWriter out = new StringWriter();
-    private final StringWriter err = new StringWriter();
+    private StringWriter out;
+    private StringWriter err;
     private RedisFixture fixture;
     private RedisNode node;
 
@@ -37,6 +42,12 @@ class CheckCommandTest {
     @AfterAll
     void stop() {
         fixture.close();
+    }
+
+    @BeforeEach
+    void freshOutput() {
+        out = new StringWriter();
+        err = new StringWriter();
     }
 
     @Test
@@ -64,6 +75,23 @@ class CheckCommandTest {
         assertTrue(out.toString().contains("'subscribe'"), out::toString);
         try (Jedis admin = node.admin()) {
             assertEquals(0, admin.dbSize(), "the failed check left a key");
+        }
+    }
+
+    @Test
+    void overTlsTheCheckTrustsTheCertificateItIsGiven() {
+        assumeTrue(RedisBinary.get().supportsTls(), "redis-server was built without TLS");
+        try (RedisFixture tlsFixture = RedisFixture.processes(ServerSecurity.TLS)) {
+            RedisNode tlsNode = tlsFixture.start();
+            DOCUMENTED.createOn(tlsNode);
+            String url = "rediss://" + DOCUMENTED.name() + ":" + DOCUMENTED.password() + "@127.0.0.1:"
+                    + tlsNode.address().getPort();
+            int status = new CommandLine(new Lab()).setOut(new PrintWriter(out)).setErr(new PrintWriter(err))
+                    .execute("check", "--url", url, "--name", "orders",
+                            "--trust", TestCertificates.get().certificate().toString());
+
+            assertEquals(0, status, out + "\n" + err);
+            assertTrue(out.toString().contains("every check passed"), out::toString);
         }
     }
 
