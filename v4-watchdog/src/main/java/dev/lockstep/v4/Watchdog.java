@@ -167,6 +167,8 @@ public final class Watchdog implements AutoCloseable {
             private volatile String lossReason;
             private volatile ScheduledFuture<?> renewal;
             private volatile ScheduledFuture<?> check;
+            /** Renewals fail since the last one that went through: logged at WARN once, not per attempt. */
+            private volatile boolean renewalsFailing;
 
             private Hold(Thread owner) {
                 this.owner = owner;
@@ -209,12 +211,23 @@ public final class Watchdog implements AutoCloseable {
                 try {
                     if (renew.getAsBoolean()) {
                         deadline = Math.max(deadline, sent + renewLeaseNanos - margin(renewLeaseNanos));
+                        if (renewalsFailing) {
+                            renewalsFailing = false;
+                            log.info("lock '{}': renewals for thread {} go through again", lockName, owner.getName());
+                        }
                     } else if (!releasing) {
                         lose("Redis no longer had this owner's field at renewal");
                     }
                 } catch (RuntimeException e) {
                     // Unreachable Redis: keep trying; the clock decides when the lease is gone.
-                    log.debug("renewal failed, {} ms of lease left", (deadline - System.nanoTime()) / 1_000_000, e);
+                    long leftMillis = (deadline - System.nanoTime()) / 1_000_000;
+                    if (!renewalsFailing) {
+                        renewalsFailing = true;
+                        log.warn("lock '{}': renewal for thread {} failed ({}); retrying while {} ms of lease are left",
+                                lockName, owner.getName(), e.getMessage(), leftMillis);
+                    } else {
+                        log.debug("lock '{}': renewal failed again, {} ms of lease left", lockName, leftMillis, e);
+                    }
                 }
             }
 
@@ -238,6 +251,7 @@ public final class Watchdog implements AutoCloseable {
                 lossReason = reason;
                 lostAt = Instant.now();
                 cancelTasks();
+                log.warn("lock '{}': thread {} lost its hold: {}", lockName, owner.getName(), reason);
                 LeaseLoss loss = new LeaseLoss(lockName, owner.getId(), lostAt, reason);
                 try {
                     notifier.execute(() -> onLost.accept(loss));
