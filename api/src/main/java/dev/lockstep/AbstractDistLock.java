@@ -98,6 +98,7 @@ public abstract class AbstractDistLock implements DistLock {
 
     /** Tells every {@link #onLeaseLost} listener about {@code loss}; one failing listener does not silence the rest. */
     protected final void signalLeaseLost(LeaseLoss loss) {
+        options().observer().leaseLost(loss);
         for (Consumer<LeaseLoss> listener : lossListeners) {
             try {
                 listener.accept(loss);
@@ -115,11 +116,12 @@ public abstract class AbstractDistLock implements DistLock {
     @Override
     public final void lock(Duration lease) {
         Lease leaseAsked = lease(lease);
+        long started = System.nanoTime();
         boolean interrupted = false;
         try {
             while (true) {
                 try {
-                    counted(acquire(leaseAsked, FOREVER));
+                    counted(started, acquire(leaseAsked, FOREVER));
                     return;
                 } catch (InterruptedException e) {
                     interrupted = true;
@@ -135,12 +137,14 @@ public abstract class AbstractDistLock implements DistLock {
 
     @Override
     public final void lockInterruptibly() throws InterruptedException {
-        counted(acquire(lease(null), FOREVER));
+        long started = System.nanoTime();
+        counted(started, acquire(lease(null), FOREVER));
     }
 
     @Override
     public final boolean tryLock() {
-        return counted(attempt(lease(null)));
+        long started = System.nanoTime();
+        return counted(started, attempt(lease(null)));
     }
 
     @Override
@@ -148,13 +152,16 @@ public abstract class AbstractDistLock implements DistLock {
         if (unit == null) {
             throw new NullPointerException("unit must not be null");
         }
-        return counted(acquire(lease(null), Args.waitNanos(Duration.ofNanos(Math.max(0, unit.toNanos(time))), "time")));
+        long waitNanos = Args.waitNanos(Duration.ofNanos(Math.max(0, unit.toNanos(time))), "time");
+        long started = System.nanoTime();
+        return counted(started, acquire(lease(null), waitNanos));
     }
 
     @Override
     public final boolean tryLock(Duration wait, Duration lease) throws InterruptedException {
         long waitNanos = Args.waitNanos(wait, "wait");
-        return counted(acquire(lease(lease), waitNanos));
+        long started = System.nanoTime();
+        return counted(started, acquire(lease(lease), waitNanos));
     }
 
     /** The key exists. */
@@ -194,11 +201,16 @@ public abstract class AbstractDistLock implements DistLock {
     }
 
     /**
-     * Counts a hold the calling thread just took: the first hold by any thread makes the client
-     * keep this object, so {@link Locks#get} hands the holders this one, with what it knows.
+     * Counts a hold the calling thread just took in a call that began at {@code started}, and tells
+     * the observer: the first hold by any thread makes the client keep this object, so
+     * {@link Locks#get} hands the holders this one, with what it knows.
      */
-    private boolean counted(boolean taken) {
-        if (taken) {
+    private boolean counted(long started, boolean taken) {
+        LockObserver observer = options().observer();
+        if (!taken) {
+            observer.timedOut(name, System.nanoTime() - started);
+        } else {
+            observer.acquired(name, System.nanoTime() - started);
             // One monitor for both updates: a release racing a take must not let go of an object just taken.
             synchronized (callerHolds) {
                 callerHolds.merge(Thread.currentThread().getId(), 1, Integer::sum);
@@ -210,6 +222,9 @@ public abstract class AbstractDistLock implements DistLock {
 
     /** An unlock by a thread that held the lock ends one of its holds, whatever Redis said; the last lets the object go. */
     private void uncounted() {
+        if (callerHolds.containsKey(Thread.currentThread().getId())) {
+            options().observer().released(name);
+        }
         synchronized (callerHolds) {
             callerHolds.computeIfPresent(Thread.currentThread().getId(), (thread, holds) -> holds > 1 ? holds - 1 : null);
             if (callerHolds.isEmpty()) {

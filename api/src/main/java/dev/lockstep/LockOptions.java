@@ -1,6 +1,7 @@
 package dev.lockstep;
 
 import java.time.Duration;
+import java.util.Objects;
 
 /**
  * Tuning shared by every stage; build from {@link #defaults()} and the {@code with...} copies.
@@ -17,9 +18,10 @@ import java.time.Duration;
  *                        default 100 ms
  * @param syncReplicas    from v4 on, how many replicas must acknowledge an acquisition ({@code WAIT}); default 0: none
  * @param syncTimeout     how long an acquisition waits for those acknowledgements; default 1 s
+ * @param observer        told what this client's locks do, for metrics; default {@link LockObserver#NONE}
  */
 public record LockOptions(Duration lease, Duration spinInterval, Duration watchdogTimeout, Duration nodeTimeout,
-                          int syncReplicas, Duration syncTimeout) {
+                          int syncReplicas, Duration syncTimeout, LockObserver observer) {
 
     private static final Duration ONE_MILLI = Duration.ofMillis(1);
 
@@ -33,27 +35,28 @@ public record LockOptions(Duration lease, Duration spinInterval, Duration watchd
             throw new IllegalArgumentException("syncReplicas must not be negative, was " + syncReplicas);
         }
         Args.within(syncTimeout, ONE_MILLI, Args.MAX_LEASE, "syncTimeout");
+        Objects.requireNonNull(observer, "observer must not be null (LockObserver.NONE observes nothing)");
     }
 
-    /** Lease 30 s, spin interval 100 ms, watchdog timeout 30 s (Redisson's defaults), node timeout 100 ms, no replica sync. */
+    /** Lease 30 s, spin interval 100 ms, watchdog timeout 30 s (Redisson's defaults), node timeout 100 ms, no replica sync, no observer. */
     public static LockOptions defaults() {
         return new LockOptions(Duration.ofSeconds(30), Duration.ofMillis(100), Duration.ofSeconds(30),
-                Duration.ofMillis(100), 0, Duration.ofSeconds(1));
+                Duration.ofMillis(100), 0, Duration.ofSeconds(1), LockObserver.NONE);
     }
 
     /** A copy with another default lease (default 30 s). */
     public LockOptions withLease(Duration lease) {
-        return new LockOptions(lease, spinInterval, watchdogTimeout, nodeTimeout, syncReplicas, syncTimeout);
+        return new LockOptions(lease, spinInterval, watchdogTimeout, nodeTimeout, syncReplicas, syncTimeout, observer);
     }
 
     /** A copy with another spin interval (default 100 ms, at least 1 ms). */
     public LockOptions withSpinInterval(Duration spinInterval) {
-        return new LockOptions(lease, spinInterval, watchdogTimeout, nodeTimeout, syncReplicas, syncTimeout);
+        return new LockOptions(lease, spinInterval, watchdogTimeout, nodeTimeout, syncReplicas, syncTimeout, observer);
     }
 
     /** A copy with another node timeout (default 100 ms). */
     public LockOptions withNodeTimeout(Duration nodeTimeout) {
-        return new LockOptions(lease, spinInterval, watchdogTimeout, nodeTimeout, syncReplicas, syncTimeout);
+        return new LockOptions(lease, spinInterval, watchdogTimeout, nodeTimeout, syncReplicas, syncTimeout, observer);
     }
 
     /**
@@ -63,11 +66,16 @@ public record LockOptions(Duration lease, Duration spinInterval, Duration watchd
      * Default: 0 replicas (off), 1 s.
      */
     public LockOptions withReplicaSync(int replicas, Duration timeout) {
-        return new LockOptions(lease, spinInterval, watchdogTimeout, nodeTimeout, replicas, timeout);
+        return new LockOptions(lease, spinInterval, watchdogTimeout, nodeTimeout, replicas, timeout, observer);
+    }
+
+    /** A copy whose locks tell {@code observer} what they do (default {@link LockObserver#NONE}). */
+    public LockOptions withObserver(LockObserver observer) {
+        return new LockOptions(lease, spinInterval, watchdogTimeout, nodeTimeout, syncReplicas, syncTimeout, observer);
     }
 
     /** A copy with another watchdog timeout (default 30 s). */
     public LockOptions withWatchdogTimeout(Duration watchdogTimeout) {
-        return new LockOptions(lease, spinInterval, watchdogTimeout, nodeTimeout, syncReplicas, syncTimeout);
+        return new LockOptions(lease, spinInterval, watchdogTimeout, nodeTimeout, syncReplicas, syncTimeout, observer);
     }
 }

@@ -2,6 +2,7 @@ package dev.lockstep.v4;
 
 import dev.lockstep.Lease;
 import dev.lockstep.LeaseLoss;
+import dev.lockstep.LockObserver;
 import java.time.Instant;
 import java.util.Map;
 import java.util.concurrent.ConcurrentHashMap;
@@ -41,10 +42,12 @@ public final class Watchdog implements AutoCloseable {
     private final ScheduledExecutorService renewer;
     private final ScheduledExecutorService clock;
     private final ThreadPoolExecutor notifier;
+    private final LockObserver observer;
     private volatile boolean closed;
 
-    /** A watchdog whose threads carry {@code clientName} in their names. */
-    public Watchdog(String clientName) {
+    /** A watchdog whose threads carry {@code clientName} in their names, telling {@code observer} of failed renewals. */
+    public Watchdog(String clientName, LockObserver observer) {
+        this.observer = observer;
         this.renewer = daemon("lockstep-watchdog-" + clientName);
         this.clock = daemon("lockstep-lease-clock-" + clientName);
         // No thread until a loss is delivered, and none a second after.
@@ -220,6 +223,7 @@ public final class Watchdog implements AutoCloseable {
                     }
                 } catch (RuntimeException e) {
                     // Unreachable Redis: keep trying; the clock decides when the lease is gone.
+                    observer.renewalFailed(lockName, e);
                     long leftMillis = (deadline - System.nanoTime()) / 1_000_000;
                     if (!renewalsFailing) {
                         renewalsFailing = true;

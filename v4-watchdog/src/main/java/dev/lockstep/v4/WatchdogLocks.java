@@ -15,7 +15,7 @@ import redis.clients.jedis.UnifiedJedis;
  */
 public class WatchdogLocks extends AbstractLocks {
 
-    private final Watchdog watchdog = new Watchdog(clientId().substring(0, 8));
+    private final Watchdog watchdog = new Watchdog(clientId().substring(0, 8), options().observer());
 
     /** A client of the stage-4 lock over {@code redis}. */
     public WatchdogLocks(UnifiedJedis redis, LockOptions options) {

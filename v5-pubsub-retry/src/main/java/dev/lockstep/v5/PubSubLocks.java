@@ -24,7 +24,7 @@ public final class PubSubLocks extends WatchdogLocks {
                 Guarantee.REENTRANT, Guarantee.LEASE_RENEWAL, Guarantee.LEASE_LOSS_SIGNAL, Guarantee.RETRY_SAFE,
                 Guarantee.EFFICIENT_WAIT, Guarantee.WAKE_AFTER_RECONNECT, Guarantee.REPLICATED_ACQUIRE));
         this.subscriber = new Subscriber(List.of(redis), "lockstep-subscriber-" + clientId().substring(0, 8),
-                options.spinInterval());
+                options.spinInterval(), options.observer());
     }
 
     @Override

@@ -1,5 +1,6 @@
 package dev.lockstep.v5;
 
+import dev.lockstep.LockObserver;
 import java.time.Duration;
 import java.util.ArrayList;
 import java.util.HashMap;
@@ -40,11 +41,16 @@ public final class Subscriber implements AutoCloseable {
     private final List<NodeSubscription> connections = new ArrayList<>();
     private final Map<String, ReleaseChannel> wanted = new HashMap<>();
     private final Duration retry;
+    private final LockObserver observer;
     private boolean closed;
 
-    /** A subscriber over {@code nodes}, its threads named after {@code threadName}, retrying a lost connection every {@code retry}. */
-    public Subscriber(List<UnifiedJedis> nodes, String threadName, Duration retry) {
+    /**
+     * A subscriber over {@code nodes}, its threads named after {@code threadName}, retrying a lost
+     * connection every {@code retry}, telling {@code observer} which channels it takes and drops.
+     */
+    public Subscriber(List<UnifiedJedis> nodes, String threadName, Duration retry, LockObserver observer) {
         this.retry = retry;
+        this.observer = observer;
         for (int i = 0; i < nodes.size(); i++) {
             String name = nodes.size() == 1 ? threadName : threadName + "-n" + (i + 1);
             connections.add(new NodeSubscription(this, nodes.get(i), name, retry));
@@ -150,6 +156,7 @@ public final class Subscriber implements AutoCloseable {
         ReleaseChannel channel = wanted.computeIfAbsent(name, n -> new ReleaseChannel(n, connections.size()));
         if (channel.users++ == 0) {
             connections.forEach(NodeSubscription::reconcile);
+            observer.subscription(name, true);
         }
         return channel;
     }
@@ -158,6 +165,7 @@ public final class Subscriber implements AutoCloseable {
         if (--channel.users == 0) {
             wanted.remove(channel.name);
             connections.forEach(NodeSubscription::reconcile);
+            observer.subscription(channel.name, false);
         }
     }
 }

@@ -29,8 +29,8 @@ abstract class QuorumLocks extends AbstractLocks {
         String id = clientId().substring(0, 8);
         this.quorum = quorum;
         this.fanOut = new FanOut(nodes(), options.nodeTimeout(), "lockstep-fanout-" + id);
-        this.watchdog = new Watchdog(id);
-        this.subscriber = new Subscriber(nodes(), "lockstep-subscriber-" + id, options.spinInterval());
+        this.watchdog = new Watchdog(id, options.observer());
+        this.subscriber = new Subscriber(nodes(), "lockstep-subscriber-" + id, options.spinInterval(), options.observer());
     }
 
     @Override
