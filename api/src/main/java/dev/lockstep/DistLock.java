@@ -16,11 +16,39 @@ public interface DistLock extends Lock {
     /** The lock's name, as given to {@link Locks#get(String)}. */
     String name();
 
-    /** Blocks until the lock is held for {@code lease} (null: the stage's default), ignoring interrupts as {@link Lock#lock()} does. */
+    /**
+     * Blocks until the lock is held for {@code lease} (null: the stage's default), ignoring
+     * interrupts as {@link Lock#lock()} does (the interrupt stays set).
+     *
+     * @throws IllegalArgumentException when {@code lease} is zero, negative or absurd (outside 10 ms to 365 days)
+     * @throws IllegalStateException    when this lock's {@link Locks} is closed
+     * @throws LockException            when Redis stays unreachable for a while, or refuses (a missing permission)
+     */
     void lock(Duration lease);
 
-    /** Waits at most {@code wait} (zero: one attempt) to take the lock for {@code lease}; true when taken. */
+    /**
+     * Waits at most {@code wait} (zero: one attempt) to take the lock for {@code lease} (null: the
+     * stage's default); true when taken.
+     *
+     * @throws NullPointerException     when {@code wait} is null
+     * @throws IllegalArgumentException when {@code wait} is negative, or {@code lease} zero, negative or absurd
+     * @throws IllegalStateException    when this lock's {@link Locks} is closed
+     * @throws InterruptedException     when the thread is interrupted while it waits; it holds nothing then
+     * @throws LockException            when Redis stays unreachable for a while, or refuses (a missing permission)
+     */
     boolean tryLock(Duration wait, Duration lease) throws InterruptedException;
+
+    /**
+     * Ends one hold of this thread; the last one releases the lock (and, from stage 3 on, announces
+     * the release to waiters). Call it on the thread that locked.
+     *
+     * @throws IllegalMonitorStateException when this thread does not hold the lock (never took it, or,
+     *                                      from stage 2 on, its lease ran out or was lost first)
+     * @throws IllegalStateException        when this lock's {@link Locks} is closed
+     * @throws LockException                when Redis does not answer or refuses; the lease still ends the hold
+     */
+    @Override
+    void unlock();
 
     /**
      * Whether this thread holds the lock, as far as this stage can tell. Stages without a

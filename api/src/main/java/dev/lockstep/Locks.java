@@ -10,6 +10,11 @@ public interface Locks extends AutoCloseable {
      * thread of this client holds it or the caller keeps a reference; an object nobody holds or
      * references is collected, so a client that locks millions of names stays small. Lock objects
      * are cheap: every one of them shares the client's connections.
+     *
+     * @throws NullPointerException     when {@code name} is null
+     * @throws IllegalArgumentException when {@code name} is blank, or (from stage 3 on) has braces that are not
+     *                                  a whole Redis Cluster hash tag
+     * @throws IllegalStateException    when this client is closed
      */
     DistLock get(String name);
 
