@@ -20,6 +20,7 @@ import java.util.ArrayList;
 import java.util.EnumMap;
 import java.util.List;
 import java.util.Map;
+import java.util.concurrent.Callable;
 import java.util.concurrent.Future;
 import java.util.concurrent.TimeUnit;
 import java.util.function.Supplier;
@@ -109,23 +110,7 @@ public abstract class RedissonInteropContract {
     void aRedissonWaiterWakesOnOurUnlock(Topology topology) throws Exception {
         Ground ground = grounds.get(topology);
         String name = "orders-redisson-waits";
-        RLock theirs = ground.redisson.getLock(name);
-        DistLock ours = ground.locks.get(name);
-        try (LockThread redissonThread = new LockThread("redisson"); LockThread oursThread = new LockThread(stage.name())) {
-            oursThread.run(() -> ours.lock(LEASE));
-            long scriptsBefore = ground.scriptRuns();
-            Future<Long> acquiredAt = redissonThread.submit(() -> theirs.tryLock(WAIT.toMillis(), LEASE.toMillis(),
-                    TimeUnit.MILLISECONDS) ? System.nanoTime() : -1L);
-            // Redisson tries, subscribes, and tries again before it sleeps on the channel.
-            ground.awaitAsleep("the Redisson waiter sleeps on the release channel", name, scriptsBefore, true);
-
-            long releasedAt = System.nanoTime();
-            oursThread.run(ours::unlock);
-            assertWokenWithin(LockThread.get(acquiredAt, LockThread.DEADLINE), releasedAt,
-                    "the Redisson waiter, after " + stage.name() + "'s unlock on " + topology);
-            redissonThread.run(theirs::unlock);
-        }
-        assertFalse(ground.redis.exists(name), "the lock outlived both unlocks");
+        assertTheReleaseWakes(ground, topology, name, ours(ground, name), redisson(ground, name));
     }
 
     @ParameterizedTest
@@ -133,22 +118,45 @@ public abstract class RedissonInteropContract {
     void ourWaiterWakesOnRedissonsUnlock(Topology topology) throws Exception {
         Ground ground = grounds.get(topology);
         String name = "orders-lockstep-waits";
-        RLock theirs = ground.redisson.getLock(name);
-        DistLock ours = ground.locks.get(name);
-        try (LockThread redissonThread = new LockThread("redisson"); LockThread oursThread = new LockThread(stage.name())) {
-            redissonThread.run(() -> theirs.lock(LEASE.toMillis(), TimeUnit.MILLISECONDS));
+        assertTheReleaseWakes(ground, topology, name, redisson(ground, name), ours(ground, name));
+    }
+
+    /** {@code holder} holds; {@code waiter} waits, asleep or polling; {@code holder}'s unlock must let it in at once. */
+    private static void assertTheReleaseWakes(Ground ground, Topology topology, String name, Side holder, Side waiter)
+            throws Exception {
+        try (LockThread holderThread = new LockThread(holder.who()); LockThread waiterThread = new LockThread(waiter.who())) {
+            holderThread.run(holder.lock());
             long scriptsBefore = ground.scriptRuns();
-            Future<Long> acquiredAt = oursThread.submit(() -> ours.tryLock(WAIT, LEASE) ? System.nanoTime() : -1L);
-            ground.awaitAsleep("the " + stage.name() + " waiter is waiting", name, scriptsBefore,
-                    ground.locks.guarantees().contains(Guarantee.EFFICIENT_WAIT));
+            Future<Long> acquiredAt = waiterThread.submit(() -> waiter.waitToLock().call() ? System.nanoTime() : -1L);
+            // A waiter tries, subscribes (if it listens) and tries again before it sleeps.
+            ground.awaitAsleep(waiter.who() + "'s waiter is waiting", name, scriptsBefore, waiter.listens());
 
             long releasedAt = System.nanoTime();
-            redissonThread.run(theirs::unlock);
+            holderThread.run(holder.unlock());
             assertWokenWithin(LockThread.get(acquiredAt, LockThread.DEADLINE), releasedAt,
-                    "the " + stage.name() + " waiter, after Redisson's unlock on " + topology);
-            oursThread.run(ours::unlock);
+                    waiter.who() + "'s waiter, after " + holder.who() + "'s unlock on " + topology);
+            waiterThread.run(waiter.unlock());
         }
         assertFalse(ground.redis.exists(name), "the lock outlived both unlocks");
+    }
+
+    /** Redisson's side of lock {@code name}: a 30 s lease, a wait of {@link #WAIT}. */
+    private static Side redisson(Ground ground, String name) {
+        RLock lock = ground.redisson.getLock(name);
+        return new Side("Redisson", () -> lock.lock(LEASE.toMillis(), TimeUnit.MILLISECONDS),
+                () -> lock.tryLock(WAIT.toMillis(), LEASE.toMillis(), TimeUnit.MILLISECONDS), lock::unlock, true);
+    }
+
+    /** The stage's side of lock {@code name}: the same lease and wait; it listens from stage 5 on, else polls. */
+    private Side ours(Ground ground, String name) {
+        DistLock lock = ground.locks.get(name);
+        return new Side(stage.name(), () -> lock.lock(LEASE), () -> lock.tryLock(WAIT, LEASE), lock::unlock,
+                ground.locks.guarantees().contains(Guarantee.EFFICIENT_WAIT));
+    }
+
+    /** One client's way with a lock: take it, wait for it, let it go, and whether its waiter listens on the channel. */
+    private record Side(String who, LockThread.Step lock, Callable<Boolean> waitToLock, LockThread.Step unlock,
+                        boolean listens) {
     }
 
     private static void assertWokenWithin(long acquiredAt, long releasedAt, String who) {
