@@ -32,6 +32,14 @@ public final class Patience {
     }
 
     /**
+     * Whether {@code failure} is Redis answering no (a missing ACL permission, a wrong type): an
+     * error reply that no retry will change, unlike {@link #unreachable}.
+     */
+    public static boolean refused(Throwable failure) {
+        return failure instanceof JedisDataException && !unreachable(failure);
+    }
+
+    /**
      * Runs {@code attempt}; if it fails to reach Redis and failures have not lasted the limit yet,
      * returns {@code whenFailed} instead of throwing, so the caller waits and tries again.
      */

@@ -7,7 +7,6 @@ import java.nio.file.Path;
 import java.util.ArrayList;
 import java.util.Arrays;
 import java.util.List;
-import redis.clients.jedis.DefaultJedisClientConfig;
 import redis.clients.jedis.Jedis;
 import redis.clients.jedis.Protocol;
 import redis.clients.jedis.RedisClient;
@@ -63,17 +62,11 @@ public record AclUser(String name, String password, List<String> rules) {
         }
     }
 
-    /** A pooled client of {@code node} logged in as this user; the caller closes it. */
+    /** A pooled client of {@code node} logged in as this user (over TLS if the node wants it); the caller closes it. */
     public RedisClient clientOf(RedisNode node) {
-        int timeout = (int) RedisNode.CLIENT_TIMEOUT.toMillis();
         return RedisClient.builder()
                 .hostAndPort(node.address())
-                .clientConfig(DefaultJedisClientConfig.builder()
-                        .user(name)
-                        .password(password)
-                        .connectionTimeoutMillis(timeout)
-                        .socketTimeoutMillis(timeout)
-                        .build())
+                .clientConfig(node.security().clientConfig(RedisNode.CLIENT_TIMEOUT).user(name).password(password).build())
                 .build();
     }
 

@@ -13,7 +13,6 @@ import redis.clients.jedis.RedisClient;
 import redis.clients.jedis.RedisClusterClient;
 import redis.clients.jedis.RedisSentinelClient;
 import redis.clients.jedis.UnifiedJedis;
-import redis.clients.jedis.exceptions.JedisDataException;
 import redis.clients.jedis.exceptions.JedisException;
 import redis.clients.jedis.util.JedisClusterCRC16;
 import redis.clients.jedis.util.Pool;
@@ -184,7 +183,7 @@ final class NodeSubscription {
                 reconnected = false;
             } catch (JedisException e) {
                 // Redis answered no (an ACL without the channel or the command): no retry will change that.
-                boolean refused = e instanceof JedisDataException && !Patience.unreachable(e);
+                boolean refused = Patience.refused(e);
                 synchronized (subscriber) {
                     // Nothing may be written to the dead listener's connection while we pause.
                     state = State.RETRYING;

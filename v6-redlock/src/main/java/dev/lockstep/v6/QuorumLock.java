@@ -92,7 +92,7 @@ final class QuorumLock extends AbstractDistLock {
         }
         undo(replies, owner, reentry);
         List<Throwable> refusals = replies.stream().map(Reply::failure)
-                .filter(f -> f instanceof JedisDataException && !Patience.unreachable(f)).toList();
+                .filter(Patience::refused).toList();
         if (refusals.size() > fanOut.size() - client.quorum()) {
             // Enough nodes answered no (an ACL without a command this lock needs) that no quorum can be reached.
             JedisDataException refused = new JedisDataException("refused on " + refusals.size() + " of "
