@@ -1,6 +1,7 @@
 package dev.lockstep;
 
 import java.time.Duration;
+import java.util.concurrent.TimeUnit;
 import java.util.concurrent.locks.Condition;
 import java.util.concurrent.locks.Lock;
 import java.util.function.Consumer;
@@ -22,9 +23,55 @@ public interface DistLock extends Lock {
      *
      * @throws IllegalArgumentException when {@code lease} is zero, negative or absurd (outside 10 ms to 365 days)
      * @throws IllegalStateException    when this lock's {@link Locks} is closed
-     * @throws LockException            when Redis stays unreachable for a while, or refuses (a missing permission)
+     * @throws RedisUnreachableException when Redis stays unreachable for ten retry intervals
+     * @throws RedisRefusedException     when Redis refuses a command (a missing ACL permission)
+     * @throws LockException            when an acquisition cannot count (too few replicas acknowledged it)
      */
     void lock(Duration lease);
+
+    /**
+     * Blocks until the lock is held for the stage's default lease: {@code lock(null)}.
+     *
+     * @throws IllegalStateException      when this lock's {@link Locks} is closed
+     * @throws RedisUnreachableException when Redis stays unreachable for ten retry intervals
+     * @throws RedisRefusedException     when Redis refuses a command (a missing ACL permission)
+     */
+    @Override
+    void lock();
+
+    /**
+     * Blocks until the lock is held for the stage's default lease, or the thread is interrupted.
+     *
+     * @throws InterruptedException       when the thread is interrupted while it waits; it holds nothing then
+     * @throws IllegalStateException      when this lock's {@link Locks} is closed
+     * @throws RedisUnreachableException when Redis stays unreachable for ten retry intervals
+     * @throws RedisRefusedException     when Redis refuses a command (a missing ACL permission)
+     */
+    @Override
+    void lockInterruptibly() throws InterruptedException;
+
+    /**
+     * One attempt to take the lock for the stage's default lease; true when taken.
+     *
+     * @throws IllegalStateException      when this lock's {@link Locks} is closed
+     * @throws RedisUnreachableException when Redis does not answer
+     * @throws RedisRefusedException     when Redis refuses a command (a missing ACL permission)
+     */
+    @Override
+    boolean tryLock();
+
+    /**
+     * Waits at most {@code time} {@code unit}s (zero or negative: one attempt) to take the lock for
+     * the stage's default lease; true when taken.
+     *
+     * @throws NullPointerException       when {@code unit} is null
+     * @throws InterruptedException       when the thread is interrupted while it waits; it holds nothing then
+     * @throws IllegalStateException      when this lock's {@link Locks} is closed
+     * @throws RedisUnreachableException when Redis stays unreachable for ten retry intervals
+     * @throws RedisRefusedException     when Redis refuses a command (a missing ACL permission)
+     */
+    @Override
+    boolean tryLock(long time, TimeUnit unit) throws InterruptedException;
 
     /**
      * Waits at most {@code wait} (zero: one attempt) to take the lock for {@code lease} (null: the
@@ -34,7 +81,9 @@ public interface DistLock extends Lock {
      * @throws IllegalArgumentException when {@code wait} is negative, or {@code lease} zero, negative or absurd
      * @throws IllegalStateException    when this lock's {@link Locks} is closed
      * @throws InterruptedException     when the thread is interrupted while it waits; it holds nothing then
-     * @throws LockException            when Redis stays unreachable for a while, or refuses (a missing permission)
+     * @throws RedisUnreachableException when Redis stays unreachable for ten retry intervals
+     * @throws RedisRefusedException     when Redis refuses a command (a missing ACL permission)
+     * @throws LockException            when an acquisition cannot count (too few replicas acknowledged it)
      */
     boolean tryLock(Duration wait, Duration lease) throws InterruptedException;
 
@@ -45,7 +94,8 @@ public interface DistLock extends Lock {
      * @throws IllegalMonitorStateException when this thread does not hold the lock (never took it, or,
      *                                      from stage 2 on, its lease ran out or was lost first)
      * @throws IllegalStateException        when this lock's {@link Locks} is closed
-     * @throws LockException                when Redis does not answer or refuses; the lease still ends the hold
+     * @throws RedisUnreachableException   when Redis does not answer; the lease still ends the hold
+     * @throws RedisRefusedException       when Redis refuses the unlock (a missing ACL permission)
      */
     @Override
     void unlock();
@@ -60,7 +110,8 @@ public interface DistLock extends Lock {
      * Whether anyone holds the lock now, as Redis says (a quorum stage: as a quorum of its nodes
      * say), like Redisson's {@code isLocked()}.
      *
-     * @throws LockException when Redis does not answer or refuses
+     * @throws RedisUnreachableException when Redis does not answer
+     * @throws RedisRefusedException     when Redis refuses (a missing ACL permission)
      */
     boolean isLocked();
 
@@ -69,7 +120,8 @@ public interface DistLock extends Lock {
      * holds the lock), like Redisson's {@code remainTimeToLive()}. A quorum stage answers for the
      * quorum: the time until fewer than a quorum of nodes still have the lock.
      *
-     * @throws LockException when Redis does not answer or refuses
+     * @throws RedisUnreachableException when Redis does not answer
+     * @throws RedisRefusedException     when Redis refuses (a missing ACL permission)
      */
     Duration remainingLease();
 
@@ -78,6 +130,7 @@ public interface DistLock extends Lock {
      * Redisson's {@code getHoldCount()}. Stages that cannot re-enter answer 0 or 1.
      *
      * @throws LockException when the stage keeps the count in Redis and Redis does not answer or refuses
+     *                       ({@link RedisUnreachableException}, {@link RedisRefusedException})
      */
     int holdCount();
 
@@ -87,7 +140,8 @@ public interface DistLock extends Lock {
      * renewal ({@link #onLeaseLost} fires); earlier stages never learn. True when there was a
      * lock to delete.
      *
-     * @throws LockException when Redis does not answer or refuses
+     * @throws RedisUnreachableException when Redis does not answer
+     * @throws RedisRefusedException     when Redis refuses (a missing ACL permission)
      */
     boolean forceUnlock();
 

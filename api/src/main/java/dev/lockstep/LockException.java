@@ -1,9 +1,10 @@
 package dev.lockstep;
 
 /**
- * A lock operation that did not complete: Redis did not answer, refused it (a missing ACL
- * permission, a wrong password), or answered in a way that could not count. The call neither
- * took nor released the lock for sure; the cause, when there is one, is kept.
+ * A lock operation that did not complete: Redis did not answer ({@link RedisUnreachableException}),
+ * refused it ({@link RedisRefusedException}), or answered in a way that could not count (this
+ * class itself, such as an acquisition too few replicas acknowledged). The call neither took nor
+ * released the lock for sure; the cause, when there is one, is kept.
  */
 public class LockException extends RuntimeException {
 
@@ -12,9 +13,8 @@ public class LockException extends RuntimeException {
         super("lock '" + name + "': " + problem);
     }
 
-    /** Wraps the client failure behind an operation on lock {@code name}: no answer, or Redis's refusal. */
-    public LockException(String name, String operation, Throwable cause) {
-        super("lock '" + name + "': " + operation + " failed, " + (Patience.unreachable(cause)
-                ? "Redis did not answer: " : "Redis refused it: ") + cause.getMessage(), cause);
+    /** An operation on lock {@code name} that failed, for the reason given, because of {@code cause}. */
+    protected LockException(String name, String problem, Throwable cause) {
+        super("lock '" + name + "': " + problem, cause);
     }
 }

@@ -1,5 +1,6 @@
 package dev.lockstep;
 
+import dev.lockstep.internal.Args;
 import java.time.Duration;
 import java.util.Objects;
 

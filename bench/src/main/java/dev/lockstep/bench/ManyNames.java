@@ -1,6 +1,6 @@
 package dev.lockstep.bench;
 
-import dev.lockstep.AbstractLocks;
+import dev.lockstep.internal.AbstractLocks;
 import dev.lockstep.DistLock;
 import dev.lockstep.LockOptions;
 import dev.lockstep.v5.PubSubLocks;

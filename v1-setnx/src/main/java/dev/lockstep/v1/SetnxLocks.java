@@ -1,10 +1,10 @@
 package dev.lockstep.v1;
 
-import dev.lockstep.AbstractDistLock;
-import dev.lockstep.AbstractLocks;
+import dev.lockstep.internal.AbstractDistLock;
+import dev.lockstep.internal.AbstractLocks;
 import dev.lockstep.DistLock;
 import dev.lockstep.Guarantee;
-import dev.lockstep.Lease;
+import dev.lockstep.internal.Lease;
 import dev.lockstep.LockOptions;
 import java.util.EnumSet;
 import redis.clients.jedis.UnifiedJedis;

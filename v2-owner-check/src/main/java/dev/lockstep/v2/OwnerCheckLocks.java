@@ -1,12 +1,12 @@
 package dev.lockstep.v2;
 
-import dev.lockstep.AbstractDistLock;
-import dev.lockstep.AbstractLocks;
+import dev.lockstep.internal.AbstractDistLock;
+import dev.lockstep.internal.AbstractLocks;
 import dev.lockstep.DistLock;
 import dev.lockstep.Guarantee;
-import dev.lockstep.Lease;
+import dev.lockstep.internal.Lease;
 import dev.lockstep.LockOptions;
-import dev.lockstep.LuaScript;
+import dev.lockstep.internal.LuaScript;
 import java.util.EnumSet;
 import java.util.List;
 import java.util.UUID;

@@ -1,9 +1,11 @@
 package dev.lockstep.v4;
 
-import dev.lockstep.AbstractLocks;
 import dev.lockstep.DistLock;
 import dev.lockstep.Guarantee;
 import dev.lockstep.LockOptions;
+import dev.lockstep.internal.AbstractLocks;
+import dev.lockstep.v4.internal.Watchdog;
+import dev.lockstep.v4.internal.WatchdogLock;
 import java.util.EnumSet;
 import java.util.Set;
 import redis.clients.jedis.UnifiedJedis;
@@ -31,11 +33,11 @@ public class WatchdogLocks extends AbstractLocks {
 
     @Override
     protected DistLock newLock(String name) {
-        return new WatchdogLock(name, this);
+        return new WatchdogLock(name, this, watchdog);
     }
 
     /** The watchdog all of this client's locks share. */
-    final Watchdog watchdog() {
+    protected final Watchdog watchdog() {
         return watchdog;
     }
 

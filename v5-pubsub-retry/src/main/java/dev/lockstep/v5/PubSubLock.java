@@ -1,10 +1,12 @@
 package dev.lockstep.v5;
 
-import dev.lockstep.Lease;
-import dev.lockstep.LockException;
-import dev.lockstep.Patience;
+import dev.lockstep.RedisRefusedException;
+import dev.lockstep.internal.Lease;
+import dev.lockstep.internal.Patience;
 import dev.lockstep.v3.ReentrantHashLocks;
-import dev.lockstep.v4.WatchdogLock;
+import dev.lockstep.v4.internal.Watchdog;
+import dev.lockstep.v4.internal.WatchdogLock;
+import dev.lockstep.v5.internal.Subscriber;
 import redis.clients.jedis.exceptions.JedisDataException;
 
 /**
@@ -19,8 +21,8 @@ final class PubSubLock extends WatchdogLock {
 
     private final Subscriber subscriber;
 
-    PubSubLock(String name, PubSubLocks client, Subscriber subscriber) {
-        super(name, client);
+    PubSubLock(String name, PubSubLocks client, Watchdog watchdog, Subscriber subscriber) {
+        super(name, client, watchdog);
         this.subscriber = subscriber;
     }
 
@@ -39,7 +41,7 @@ final class PubSubLock extends WatchdogLock {
             return waitNanos != 0 && subscriber.await(channel(), waitNanos,
                     options().spinInterval().multipliedBy(10), attempt);
         } catch (JedisDataException subscriptionRefused) {
-            throw new LockException(name(), "wait", subscriptionRefused);
+            throw new RedisRefusedException(name(), "wait", subscriptionRefused);
         }
     }
 }

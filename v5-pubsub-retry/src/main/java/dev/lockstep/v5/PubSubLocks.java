@@ -4,6 +4,7 @@ import dev.lockstep.DistLock;
 import dev.lockstep.Guarantee;
 import dev.lockstep.LockOptions;
 import dev.lockstep.v4.WatchdogLocks;
+import dev.lockstep.v5.internal.Subscriber;
 import java.util.EnumSet;
 import java.util.List;
 import java.util.Set;
@@ -29,7 +30,7 @@ public final class PubSubLocks extends WatchdogLocks {
 
     @Override
     protected DistLock newLock(String name) {
-        return new PubSubLock(name, this, subscriber);
+        return new PubSubLock(name, this, watchdog(), subscriber);
     }
 
     /** The channels this client listens on right now: none once no one waits. */

@@ -1,9 +1,5 @@
 package dev.lockstep.v5;
 
-import static org.junit.jupiter.api.Assertions.assertEquals;
-import static org.junit.jupiter.api.Assertions.assertFalse;
-import static org.junit.jupiter.api.Assertions.assertTrue;
-
 import dev.lockstep.DistLock;
 import dev.lockstep.LockOptions;
 import dev.lockstep.testkit.Await;
@@ -11,6 +7,7 @@ import dev.lockstep.testkit.FaultyLink;
 import dev.lockstep.testkit.LockThread;
 import dev.lockstep.testkit.NodeConfig;
 import dev.lockstep.testkit.RedisNode;
+import dev.lockstep.v5.internal.Subscriber;
 import java.io.ByteArrayOutputStream;
 import java.io.PrintStream;
 import java.nio.charset.StandardCharsets;
@@ -25,6 +22,9 @@ import redis.clients.jedis.DefaultJedisClientConfig;
 import redis.clients.jedis.HostAndPort;
 import redis.clients.jedis.Jedis;
 import redis.clients.jedis.RedisClient;
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertFalse;
+import static org.junit.jupiter.api.Assertions.assertTrue;
 
 /**
  * A waiter's faults on its own side of the wire: its subscription goes half-open or is never

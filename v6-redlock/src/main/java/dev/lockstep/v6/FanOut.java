@@ -1,6 +1,6 @@
 package dev.lockstep.v6;
 
-import dev.lockstep.LuaScript;
+import dev.lockstep.internal.LuaScript;
 import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;

@@ -1,15 +1,15 @@
 package dev.lockstep.v6;
 
-import dev.lockstep.AbstractDistLock;
-import dev.lockstep.Args;
-import dev.lockstep.Lease;
-import dev.lockstep.LockException;
-import dev.lockstep.LuaScript;
-import dev.lockstep.Patience;
+import dev.lockstep.RedisRefusedException;
+import dev.lockstep.internal.AbstractDistLock;
+import dev.lockstep.internal.Args;
+import dev.lockstep.internal.Lease;
+import dev.lockstep.internal.LuaScript;
+import dev.lockstep.internal.Patience;
 import dev.lockstep.v3.ReentrantHashLocks;
-import dev.lockstep.v4.Watchdog;
 import dev.lockstep.v4.WatchdogLocks;
-import dev.lockstep.v5.Subscriber;
+import dev.lockstep.v4.internal.Watchdog;
+import dev.lockstep.v5.internal.Subscriber;
 import dev.lockstep.v6.FanOut.Reply;
 import dev.lockstep.v6.FanOut.Request;
 import dev.lockstep.v6.FanOut.WhenLate;
@@ -167,7 +167,7 @@ final class QuorumLock extends AbstractDistLock {
         try {
             return waitNanos != 0 && client.subscriber().await(channel, waitNanos, options().nodeTimeout(), attempt);
         } catch (JedisDataException subscriptionRefused) {
-            throw new LockException(name(), "wait", subscriptionRefused);
+            throw new RedisRefusedException(name(), "wait", subscriptionRefused);
         }
     }
 

@@ -1,11 +1,11 @@
 package dev.lockstep.v6;
 
-import dev.lockstep.AbstractLocks;
+import dev.lockstep.internal.AbstractLocks;
 import dev.lockstep.DistLock;
 import dev.lockstep.Guarantee;
 import dev.lockstep.LockOptions;
-import dev.lockstep.v4.Watchdog;
-import dev.lockstep.v5.Subscriber;
+import dev.lockstep.v4.internal.Watchdog;
+import dev.lockstep.v5.internal.Subscriber;
 import java.util.EnumSet;
 import java.util.List;
 import redis.clients.jedis.UnifiedJedis;

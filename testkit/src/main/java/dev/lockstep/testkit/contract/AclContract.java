@@ -1,15 +1,11 @@
 package dev.lockstep.testkit.contract;
 
-import static org.junit.jupiter.api.Assertions.assertEquals;
-import static org.junit.jupiter.api.Assertions.assertFalse;
-import static org.junit.jupiter.api.Assertions.assertNotNull;
-import static org.junit.jupiter.api.Assertions.assertTrue;
-
 import dev.lockstep.DistLock;
 import dev.lockstep.Guarantee;
 import dev.lockstep.LockException;
 import dev.lockstep.LockOptions;
 import dev.lockstep.Locks;
+import dev.lockstep.RedisRefusedException;
 import dev.lockstep.testkit.AclUser;
 import dev.lockstep.testkit.Await;
 import dev.lockstep.testkit.LockThread;
@@ -30,6 +26,11 @@ import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.TestInstance;
 import redis.clients.jedis.Jedis;
 import redis.clients.jedis.RedisClient;
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertFalse;
+import static org.junit.jupiter.api.Assertions.assertInstanceOf;
+import static org.junit.jupiter.api.Assertions.assertNotNull;
+import static org.junit.jupiter.api.Assertions.assertTrue;
 
 /**
  * A stage works under exactly the ACL rule its lesson documents ({@code ACL SETUSER lockstep ...}
@@ -143,6 +144,7 @@ public abstract class AclContract {
                 holderThread.run(ours::unlock);
             }
             assertNotNull(failed, "a client without " + removed + " took and released the lock, also after a wait");
+            assertInstanceOf(RedisRefusedException.class, failed, "a refusal, not an outage: " + failed);
             System.out.println("lockstep: without " + removed + ": " + failed.getMessage());
             assertTrue(failed.getMessage().contains(permission), "the message must name " + permission + ": "
                     + failed.getMessage());

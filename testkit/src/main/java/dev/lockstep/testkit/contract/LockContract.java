@@ -1,20 +1,12 @@
 package dev.lockstep.testkit.contract;
 
-import static org.junit.jupiter.api.Assertions.assertEquals;
-import static org.junit.jupiter.api.Assertions.assertFalse;
-import static org.junit.jupiter.api.Assertions.assertThrows;
-import static org.junit.jupiter.api.Assertions.assertTimeoutPreemptively;
-import static org.junit.jupiter.api.Assertions.assertTrue;
-import static org.junit.jupiter.api.Assertions.fail;
-import static org.junit.jupiter.api.Assumptions.assumeTrue;
-
-import dev.lockstep.AbstractLocks;
-import dev.lockstep.Args;
 import dev.lockstep.DistLock;
 import dev.lockstep.Guarantee;
-import dev.lockstep.LockException;
 import dev.lockstep.LockOptions;
 import dev.lockstep.Locks;
+import dev.lockstep.RedisUnreachableException;
+import dev.lockstep.internal.AbstractLocks;
+import dev.lockstep.internal.Args;
 import dev.lockstep.testkit.Actor;
 import dev.lockstep.testkit.Await;
 import dev.lockstep.testkit.ClientProcess;
@@ -53,6 +45,13 @@ import org.junit.jupiter.params.provider.ArgumentsSource;
 import redis.clients.jedis.HostAndPort;
 import redis.clients.jedis.Jedis;
 import redis.clients.jedis.RedisClient;
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertFalse;
+import static org.junit.jupiter.api.Assertions.assertThrows;
+import static org.junit.jupiter.api.Assertions.assertTimeoutPreemptively;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+import static org.junit.jupiter.api.Assertions.fail;
+import static org.junit.jupiter.api.Assumptions.assumeTrue;
 
 /**
  * The contract every stage runs. A stage's test class only names the stage and its claims:
@@ -546,7 +545,7 @@ public abstract class LockContract {
         doomed.forEach(RedisNode::kill);
         Thread.currentThread().interrupt();
         try {
-            assertThrows(LockException.class, () -> locks.get("interrupted-and-down").lock());
+            assertThrows(RedisUnreachableException.class, () -> locks.get("interrupted-and-down").lock());
         } finally {
             assertTrue(Thread.interrupted(), "lock() swallowed the caller's interrupt when it failed");
         }
@@ -584,7 +583,7 @@ public abstract class LockContract {
         List<RedisNode> doomed = startNodes();
         Locks locks = open(doomed, LockOptions.defaults());
         doomed.forEach(RedisNode::kill);
-        LockException e = assertTimeoutPreemptively(BOUNDED, () -> assertThrows(LockException.class,
+        RedisUnreachableException e = assertTimeoutPreemptively(BOUNDED, () -> assertThrows(RedisUnreachableException.class,
                 () -> locks.get("down").lock()));
         assertTrue(e.getMessage().contains("down"), "the message should name the lock: " + e.getMessage());
     }
@@ -595,7 +594,7 @@ public abstract class LockContract {
         Locks locks = open(stalled, LockOptions.defaults());
         stalled.forEach(RedisNode::pause);
         try {
-            assertTimeoutPreemptively(BOUNDED, () -> assertThrows(LockException.class,
+            assertTimeoutPreemptively(BOUNDED, () -> assertThrows(RedisUnreachableException.class,
                     () -> locks.get("stalled").lock()));
         } finally {
             stalled.forEach(RedisNode::resume);
@@ -626,7 +625,7 @@ public abstract class LockContract {
     void nothingListeningFailsLockWithinBoundedTime() {
         List<HostAndPort> nowhere = Collections.nCopies(stage.nodeCount(), new HostAndPort("127.0.0.1", 1));
         Locks locks = openAt(nowhere, LockOptions.defaults());
-        assertTimeoutPreemptively(BOUNDED, () -> assertThrows(LockException.class,
+        assertTimeoutPreemptively(BOUNDED, () -> assertThrows(RedisUnreachableException.class,
                 () -> locks.get("nowhere").tryLock(Duration.ofSeconds(30), null)));
     }
 }

@@ -1,4 +1,4 @@
-package dev.lockstep;
+package dev.lockstep.internal;
 
 import java.time.Duration;
 import java.time.temporal.ChronoUnit;

@@ -1,4 +1,4 @@
-package dev.lockstep.v5;
+package dev.lockstep.v5.internal;
 
 import java.util.concurrent.CountDownLatch;
 import java.util.concurrent.Semaphore;

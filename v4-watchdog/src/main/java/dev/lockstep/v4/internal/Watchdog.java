@@ -1,6 +1,6 @@
-package dev.lockstep.v4;
+package dev.lockstep.v4.internal;
 
-import dev.lockstep.Lease;
+import dev.lockstep.internal.Lease;
 import dev.lockstep.LeaseLoss;
 import dev.lockstep.LockObserver;
 import java.time.Instant;

@@ -1,5 +1,12 @@
-package dev.lockstep;
+package dev.lockstep.internal;
 
+import dev.lockstep.DistLock;
+import dev.lockstep.LeaseLoss;
+import dev.lockstep.LockException;
+import dev.lockstep.LockObserver;
+import dev.lockstep.LockOptions;
+import dev.lockstep.RedisRefusedException;
+import dev.lockstep.RedisUnreachableException;
 import java.time.Duration;
 import java.util.List;
 import java.util.Map;
@@ -269,8 +276,8 @@ public abstract class AbstractDistLock implements DistLock {
 
     /**
      * Runs {@code call} against Redis; a connection failure, a server still loading its data, or
-     * an error reply (such as a missing ACL permission) becomes a {@link LockException} naming
-     * this lock, with the cause kept. A closed client sends nothing: the call throws
+     * an error reply (such as a missing ACL permission) becomes a {@link RedisUnreachableException}
+     * or a {@link RedisRefusedException} naming this lock, with the cause kept. A closed client sends nothing: the call throws
      * {@link IllegalStateException} first.
      */
     protected final <T> T ask(String operation, Supplier<T> call) {
@@ -278,7 +285,8 @@ public abstract class AbstractDistLock implements DistLock {
         try {
             return call.get();
         } catch (JedisException e) {
-            throw new LockException(name, operation, e);
+            throw Patience.unreachable(e) ? new RedisUnreachableException(name, operation, e)
+                    : new RedisRefusedException(name, operation, e);
         }
     }
 

@@ -1,5 +1,6 @@
-package dev.lockstep;
+package dev.lockstep.internal;
 
+import dev.lockstep.LockException;
 import java.time.Duration;
 import java.util.function.Supplier;
 import redis.clients.jedis.exceptions.JedisConnectionException;

@@ -1,4 +1,4 @@
-package dev.lockstep.v5;
+package dev.lockstep.v5.internal;
 
 import dev.lockstep.LockObserver;
 import java.time.Duration;
@@ -28,7 +28,7 @@ import redis.clients.jedis.UnifiedJedis;
 public final class Subscriber implements AutoCloseable {
 
     /** How often a sleeping waiter checks its subscription with a PING, and how long the PING may go unanswered. */
-    static final Duration HEARTBEAT = Duration.ofMillis(500);
+    public static final Duration HEARTBEAT = Duration.ofMillis(500);
 
     /** One attempt to take a lock: null when taken, else how many ms the holder's lease still runs (negative if unknown). */
     @FunctionalInterface

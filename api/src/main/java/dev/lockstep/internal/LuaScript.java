@@ -1,4 +1,4 @@
-package dev.lockstep;
+package dev.lockstep.internal;
 
 import java.io.IOException;
 import java.io.InputStream;

@@ -1,4 +1,4 @@
-package dev.lockstep;
+package dev.lockstep.internal;
 
 /**
  * How long one acquisition asks to hold the lock.

@@ -1,5 +1,9 @@
-package dev.lockstep;
+package dev.lockstep.internal;
 
+import dev.lockstep.DistLock;
+import dev.lockstep.Guarantee;
+import dev.lockstep.LockOptions;
+import dev.lockstep.Locks;
 import java.lang.ref.Reference;
 import java.lang.ref.ReferenceQueue;
 import java.lang.ref.WeakReference;

@@ -1,6 +1,6 @@
-package dev.lockstep.v5;
+package dev.lockstep.v5.internal;
 
-import dev.lockstep.Patience;
+import dev.lockstep.internal.Patience;
 import java.time.Duration;
 import java.util.HashSet;
 import java.util.Map;

@@ -1,11 +1,13 @@
-package dev.lockstep.v4;
+package dev.lockstep.v4.internal;
 
-import dev.lockstep.AbstractDistLock;
 import dev.lockstep.DistLock;
-import dev.lockstep.Lease;
 import dev.lockstep.LockException;
-import dev.lockstep.LuaScript;
+import dev.lockstep.internal.AbstractDistLock;
+import dev.lockstep.internal.AbstractLocks;
+import dev.lockstep.internal.Lease;
+import dev.lockstep.internal.LuaScript;
 import dev.lockstep.v3.ReentrantHashLocks;
+import dev.lockstep.v4.WatchdogLocks;
 import java.time.Duration;
 import java.util.List;
 import redis.clients.jedis.AbstractPipeline;
@@ -30,18 +32,18 @@ import redis.clients.jedis.exceptions.JedisConnectionException;
  */
 public class WatchdogLock extends AbstractDistLock {
 
-    private static final LuaScript LOCK = LuaScript.load(WatchdogLock.class, "lock-or-take-over.lua");
+    private static final LuaScript LOCK = LuaScript.load(WatchdogLocks.class, "lock-or-take-over.lua");
     private static final LuaScript UNLOCK = LuaScript.load(ReentrantHashLocks.class, "unlock-and-publish.lua");
-    private static final LuaScript RENEW = LuaScript.load(WatchdogLock.class, "renew.lua");
+    private static final LuaScript RENEW = LuaScript.load(WatchdogLocks.class, "renew.lua");
 
     private final Watchdog.Holds holds;
     private final String channel;
 
-    /** The lock called {@code name} of {@code client}, renewed by the client's watchdog. */
-    protected WatchdogLock(String name, WatchdogLocks client) {
+    /** The lock called {@code name} of {@code client}, renewed by the client's {@code watchdog}. */
+    public WatchdogLock(String name, AbstractLocks client, Watchdog watchdog) {
         super(name, client);
         this.channel = ReentrantHashLocks.releaseChannel(name);
-        this.holds = client.watchdog().holds(name, this::signalLeaseLost);
+        this.holds = watchdog.holds(name, this::signalLeaseLost);
     }
 
     /** The channel the unlock script announces a full release on: Redisson's, as in stage 3. */
