@@ -34,7 +34,7 @@ public abstract class AbstractDistLock implements DistLock {
 
     private final String name;
     private final AbstractLocks client;
-    private final Map<Long, String> tokens = new ConcurrentHashMap<>();
+    private final Map<Long, String> ownerValues = new ConcurrentHashMap<>();
     /** Holds per thread as the calls saw them (acquisitions minus unlocks); while any, the client keeps this object. */
     private final Map<Long, Integer> callerHolds = new ConcurrentHashMap<>();
     private final List<Consumer<LeaseLoss>> lossListeners = new CopyOnWriteArrayList<>();
@@ -76,25 +76,25 @@ public abstract class AbstractDistLock implements DistLock {
         return client.clientId() + ":" + threadId;
     }
 
-    /** Notes that the current thread now holds the lock under {@code token}. */
-    protected final void remember(String token) {
-        tokens.put(Thread.currentThread().getId(), token);
+    /** Notes that the current thread now holds the lock under the owner value {@code value}. */
+    protected final void remember(String value) {
+        ownerValues.put(Thread.currentThread().getId(), value);
     }
 
-    /** The token the current thread holds the lock under, or null. */
-    protected final String token() {
-        return tokens.get(Thread.currentThread().getId());
+    /** The owner value the current thread holds the lock under, or null. */
+    protected final String ownerValue() {
+        return ownerValues.get(Thread.currentThread().getId());
     }
 
-    /** Forgets the current thread's token. */
+    /** Forgets the current thread's owner value. */
     protected final void forget() {
-        tokens.remove(Thread.currentThread().getId());
+        ownerValues.remove(Thread.currentThread().getId());
     }
 
     /** Local bookkeeping only: true from a successful acquisition until this thread's unlock, even if the lease ran out. */
     @Override
     public boolean isHeldByCurrentThread() {
-        return token() != null;
+        return ownerValue() != null;
     }
 
     /** Stages before v4 cannot tell that a lease ran out, so they keep the listener and never call it. */
@@ -183,10 +183,10 @@ public abstract class AbstractDistLock implements DistLock {
         return ask("remainingLease", () -> Args.remaining(redis().pttl(key())));
     }
 
-    /** Stages 1 and 2 cannot re-enter: 1 while this thread's token is noted, else 0. */
+    /** Stages 1 and 2 cannot re-enter: 1 while this thread's owner value is noted, else 0. */
     @Override
     public int holdCount() {
-        return token() != null ? 1 : 0;
+        return ownerValue() != null ? 1 : 0;
     }
 
     /** A plain {@code DEL}: stages 1 and 2 have no release channel, so their waiters notice at their next spin. */

@@ -53,7 +53,7 @@ public final class OwnerCheckLocks extends AbstractLocks {
 
         @Override
         protected void release() {
-            String token = token();
+            String token = ownerValue();
             if (token == null) {
                 throw new IllegalMonitorStateException("lock '" + name() + "' is not held by this thread");
             }

@@ -4,6 +4,7 @@ import dev.lockstep.DistLock;
 import dev.lockstep.Guarantee;
 import dev.lockstep.LockOptions;
 import dev.lockstep.v4.WatchdogLocks;
+import dev.lockstep.v5.internal.PubSubLock;
 import dev.lockstep.v5.internal.Subscriber;
 import java.util.EnumSet;
 import java.util.List;
@@ -15,15 +16,20 @@ import redis.clients.jedis.UnifiedJedis;
  * polling Redis. One {@link Subscriber} connection per client serves all its waiters. See
  * {@link PubSubLock} for the waiting itself.
  */
-public final class PubSubLocks extends WatchdogLocks {
+public class PubSubLocks extends WatchdogLocks {
 
     private final Subscriber subscriber;
 
     /** A client of the stage-5 lock over {@code redis}. */
     public PubSubLocks(UnifiedJedis redis, LockOptions options) {
-        super(redis, options, EnumSet.of(Guarantee.LIVENESS_AFTER_CRASH, Guarantee.OWNER_ONLY_RELEASE,
+        this(redis, options, EnumSet.of(Guarantee.LIVENESS_AFTER_CRASH, Guarantee.OWNER_ONLY_RELEASE,
                 Guarantee.REENTRANT, Guarantee.LEASE_RENEWAL, Guarantee.LEASE_LOSS_SIGNAL, Guarantee.RETRY_SAFE,
                 Guarantee.EFFICIENT_WAIT, Guarantee.WAKE_AFTER_RECONNECT, Guarantee.REPLICATED_ACQUIRE));
+    }
+
+    /** For later stages that build on this one and claim more. */
+    protected PubSubLocks(UnifiedJedis redis, LockOptions options, Set<Guarantee> guarantees) {
+        super(redis, options, guarantees);
         this.subscriber = new Subscriber(List.of(redis), "lockstep-subscriber-" + clientId().substring(0, 8),
                 options.spinInterval(), options.observer());
     }
@@ -31,6 +37,11 @@ public final class PubSubLocks extends WatchdogLocks {
     @Override
     protected DistLock newLock(String name) {
         return new PubSubLock(name, this, watchdog(), subscriber);
+    }
+
+    /** The subscriber all of this client's waiters share. */
+    protected final Subscriber subscriber() {
+        return subscriber;
     }
 
     /** The channels this client listens on right now: none once no one waits. */

@@ -68,10 +68,10 @@ public class WatchdogLock extends AbstractDistLock {
         String owner = threadOwner();
         boolean reentry = holds.isHeld();
         List<String> args = List.of(Long.toString(lease.millis()), owner, reentry ? "0" : "1");
-        Object pttl = options().syncReplicas() > 0
-                ? lockOnReplicas(args, owner, reentry) : LOCK.run(redis(), List.of(key()), args);
-        if (pttl != null) {
-            return (Long) pttl;
+        Object reply = options().syncReplicas() > 0
+                ? lockOnReplicas(args, owner, reentry) : lockScript().run(redis(), lockKeys(), args);
+        if (reply instanceof Long holderLease) {
+            return holderLease;
         }
         try {
             holds.acquired(sent, lease, () -> renew(owner, lease.millis()));
@@ -80,7 +80,26 @@ public class WatchdogLock extends AbstractDistLock {
             giveBack(owner, closed);
             throw closed;
         }
+        granted(reply);
         return null;
+    }
+
+    /**
+     * The script that takes the lock, given the lease, the owner and whether the caller holds nothing
+     * yet. It answers a number when someone else holds the lock (their lease left, in ms) and
+     * anything else when taken: nil here, more in a later stage.
+     */
+    protected LuaScript lockScript() {
+        return LOCK;
+    }
+
+    /** The keys {@link #lockScript()} touches: here the lock's hash alone. */
+    protected List<String> lockKeys() {
+        return List.of(key());
+    }
+
+    /** Called on the taking thread with what {@link #lockScript()} answered when it took the lock. */
+    protected void granted(Object reply) {
     }
 
     /** Undoes one grant, quietly: on failure its lease still ends it. */
@@ -99,10 +118,10 @@ public class WatchdogLock extends AbstractDistLock {
     private Object lockOnReplicas(List<String> args, String owner, boolean reentry) {
         int replicas = options().syncReplicas();
         long timeout = options().syncTimeout().toMillis();
-        Response<Object> pttl;
+        Response<Object> reply;
         Response<Long> acknowledged;
         try (AbstractPipeline pipeline = redis().pipelined()) {
-            pttl = LOCK.queue(pipeline, List.of(key()), args);
+            reply = lockScript().queue(pipeline, lockKeys(), args);
             acknowledged = pipeline.waitReplicas(key(), replicas, timeout);
             pipeline.sync();
         } catch (JedisConnectionException e) {
@@ -113,12 +132,12 @@ public class WatchdogLock extends AbstractDistLock {
             }
             throw e;
         }
-        if (pttl.get() == null && acknowledged.get() < replicas) {
+        if (!(reply.get() instanceof Long) && acknowledged.get() < replicas) {
             unlockScript(owner);
             throw new LockException(name(), "taken on the master, but only " + acknowledged.get() + " of " + replicas
                     + " replicas acknowledged it within " + timeout + " ms, so it was released");
         }
-        return pttl.get();
+        return reply.get();
     }
 
     private boolean renew(String owner, long leaseMillis) {

@@ -1,12 +1,12 @@
-package dev.lockstep.v5;
+package dev.lockstep.v5.internal;
 
 import dev.lockstep.RedisRefusedException;
+import dev.lockstep.internal.AbstractLocks;
 import dev.lockstep.internal.Lease;
 import dev.lockstep.internal.Patience;
 import dev.lockstep.v3.ReentrantHashLocks;
 import dev.lockstep.v4.internal.Watchdog;
 import dev.lockstep.v4.internal.WatchdogLock;
-import dev.lockstep.v5.internal.Subscriber;
 import redis.clients.jedis.exceptions.JedisDataException;
 
 /**
@@ -17,17 +17,18 @@ import redis.clients.jedis.exceptions.JedisDataException;
  * unlock script is stage 3's, which already publishes {@value ReentrantHashLocks#RELEASED} on the
  * channel when the last hold goes: from this stage on, someone here listens.
  */
-final class PubSubLock extends WatchdogLock {
+public class PubSubLock extends WatchdogLock {
 
     private final Subscriber subscriber;
 
-    PubSubLock(String name, PubSubLocks client, Watchdog watchdog, Subscriber subscriber) {
+    /** The lock called {@code name} of {@code client}, renewed by {@code watchdog}, waiting through {@code subscriber}. */
+    public PubSubLock(String name, AbstractLocks client, Watchdog watchdog, Subscriber subscriber) {
         super(name, client, watchdog);
         this.subscriber = subscriber;
     }
 
     @Override
-    protected boolean acquire(Lease lease, long waitNanos) throws InterruptedException {
+    protected final boolean acquire(Lease lease, long waitNanos) throws InterruptedException {
         if (Thread.interrupted()) {
             throw new InterruptedException("interrupted before acquiring lock '" + name() + "'");
         }
