@@ -28,6 +28,11 @@ public enum Guarantee {
     FAILOVER_SAFE,
     /** With replica sync on, an acquisition counts only once a replica has it: the lock survives a failover to it. */
     REPLICATED_ACQUIRE,
+    /**
+     * A holder that paused past its lease cannot overwrite its successor's work: every hold carries
+     * a token greater than all before it, and the resource refuses a write with an older one.
+     */
+    FENCED,
     /** The lock survives a node that restarts without the lock's key while others are unreachable: no one claims it. */
     RESTART_SAFE
 }

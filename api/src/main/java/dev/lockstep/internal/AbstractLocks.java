@@ -63,7 +63,7 @@ public abstract class AbstractLocks implements Locks {
     protected abstract DistLock newLock(String name);
 
     @Override
-    public final DistLock get(String name) {
+    public DistLock get(String name) {
         Args.name(name, "name");
         if (closed) {
             throw new IllegalStateException("this Locks is closed; cannot get lock '" + name + "'");

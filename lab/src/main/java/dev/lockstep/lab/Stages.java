@@ -7,6 +7,7 @@ import dev.lockstep.v3.ReentrantHashLocks;
 import dev.lockstep.v4.WatchdogLocks;
 import dev.lockstep.v5.PubSubLocks;
 import dev.lockstep.v6.RedLocks;
+import dev.lockstep.v7.FencedLocks;
 import java.util.List;
 
 /** The stages the lab plays, in course order: each one fixes the failure its predecessor shows. */
@@ -18,7 +19,8 @@ final class Stages {
             new Stage("v3-reentrant-hash", ReentrantHashLocks.class),
             new Stage("v4-watchdog", WatchdogLocks.class),
             new Stage("v5-pubsub-retry", PubSubLocks.class),
-            new Stage("v6-redlock", RedLocks.class));
+            new Stage("v6-redlock", RedLocks.class),
+            new Stage("v7-fencing", FencedLocks.class));
 
     private Stages() {
     }

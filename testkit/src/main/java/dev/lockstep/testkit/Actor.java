@@ -1,9 +1,11 @@
 package dev.lockstep.testkit;
 
 import dev.lockstep.DistLock;
+import dev.lockstep.FencedLock;
 import dev.lockstep.LockException;
 import dev.lockstep.Locks;
 import dev.lockstep.testkit.History.Kind;
+import dev.lockstep.testkit.resource.StockTable;
 import java.time.Duration;
 import java.util.Set;
 import java.util.concurrent.ConcurrentHashMap;
@@ -77,12 +79,36 @@ public final class Actor {
         if (taken) {
             int holds = depth.incrementAndGet();
             String what = holds > 1 ? "re-locked (hold " + holds + ")" : "locked";
-            history.acquired(name, start, effective, holds, what + leaseNote(lease));
+            Long token = token(lockName);
+            history.acquired(name, start, effective, holds, what + leaseNote(lease)
+                    + (token == null ? "" : ", token " + token));
         } else {
             history.denied(name, start, "gave up after " + (history.now() - start) / 1_000_000 + " ms"
                     + (depth.get() > 0 ? " though it holds the lock" : ""));
         }
         return taken;
+    }
+
+    /** The token of this actor's hold of {@code lockName}; null when the stage hands out none. */
+    public Long token(String lockName) {
+        return locks.get(lockName) instanceof FencedLock fenced ? fenced.token() : null;
+    }
+
+    /** Reads the quantity of {@code item} in {@code table}, entering the critical section; recorded. */
+    public long readStock(StockTable table, String item) {
+        long quantity = table.row(item).quantity();
+        enter("reads stock=" + quantity);
+        return quantity;
+    }
+
+    /** Writes {@code quantity} for {@code item}, fenced by {@code token} when there is one; recorded. */
+    public void writeStock(StockTable table, String item, long quantity, Long token) {
+        if (token == null) {
+            StockTable.write(table.url(), item, quantity);
+        } else {
+            StockTable.write(table.url(), item, quantity, token);
+        }
+        exit("writes stock=" + quantity + (token == null ? "" : " with token " + token));
     }
 
     /** Waits up to {@code timeout} for the stage to say this actor lost a lease; true when it did. */

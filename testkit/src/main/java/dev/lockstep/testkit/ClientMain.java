@@ -1,8 +1,11 @@
 package dev.lockstep.testkit;
 
 import dev.lockstep.DistLock;
+import dev.lockstep.FencedLock;
 import dev.lockstep.LockOptions;
 import dev.lockstep.Locks;
+import dev.lockstep.testkit.resource.StaleTokenException;
+import dev.lockstep.testkit.resource.StockTable;
 import java.io.BufferedReader;
 import java.io.InputStreamReader;
 import java.nio.charset.StandardCharsets;
@@ -14,7 +17,9 @@ import redis.clients.jedis.RedisClient;
 
 /**
  * The program a {@link ClientProcess} runs: a stage's lock in its own JVM, driven line by line
- * over stdin ({@code lock NAME LEASE_MS|default}, {@code unlock NAME}), answering on stdout.
+ * over stdin ({@code lock NAME LEASE_MS|default}, {@code unlock NAME}, {@code token NAME},
+ * {@code holds NAME}), answering on stdout; and the holder's side of a {@link StockTable}
+ * ({@code read URL ITEM}, {@code write URL ITEM QUANTITY TOKEN|none}).
  * It exits when stdin closes, so it never outlives the JVM that started it.
  */
 public final class ClientMain {
@@ -40,8 +45,11 @@ public final class ClientMain {
         reply("ready");
         for (String line = in.readLine(); line != null; line = in.readLine()) {
             String[] words = line.split(" ");
-            DistLock lock = locks.get(words[1]);
             try {
+                if (stockCommand(words)) {
+                    continue;
+                }
+                DistLock lock = locks.get(words[1]);
                 switch (words[0]) {
                     case "lock" -> {
                         lock.lock("default".equals(words[2]) ? null : Duration.ofMillis(Long.parseLong(words[2])));
@@ -51,6 +59,8 @@ public final class ClientMain {
                         lock.unlock();
                         reply("unlocked");
                     }
+                    case "token" -> reply(lock instanceof FencedLock fenced ? Long.toString(fenced.token()) : "none");
+                    case "holds" -> reply(Boolean.toString(lock.isHeldByCurrentThread()));
                     default -> reply("error unknown command " + words[0]);
                 }
             } catch (RuntimeException e) {
@@ -59,6 +69,30 @@ public final class ClientMain {
         }
         // stdin closed: the parent is gone. Exit as a crash would, without unlocking.
         Runtime.getRuntime().halt(0);
+    }
+
+    /** Runs a {@link StockTable} command; false when {@code words} is not one. */
+    private static boolean stockCommand(String[] words) {
+        switch (words[0]) {
+            case "read" -> reply(Long.toString(StockTable.row(words[1], words[2]).quantity()));
+            case "write" -> {
+                long quantity = Long.parseLong(words[3]);
+                try {
+                    if ("none".equals(words[4])) {
+                        StockTable.write(words[1], words[2], quantity);
+                    } else {
+                        StockTable.write(words[1], words[2], quantity, Long.parseLong(words[4]));
+                    }
+                    reply("written");
+                } catch (StaleTokenException e) {
+                    reply("refused " + e.getMessage());
+                }
+            }
+            default -> {
+                return false;
+            }
+        }
+        return true;
     }
 
     private static void reply(String message) {

@@ -2,6 +2,7 @@ package dev.lockstep.testkit;
 
 import dev.lockstep.LockOptions;
 import dev.lockstep.testkit.History.Kind;
+import dev.lockstep.testkit.resource.StockTable;
 import java.io.BufferedReader;
 import java.io.IOException;
 import java.io.InputStreamReader;
@@ -81,6 +82,43 @@ public final class ClientProcess implements AutoCloseable {
         }
         history.recordAt(start, name, Kind.UNLOCK_REFUSED, "unlock refused: " + reply);
         return false;
+    }
+
+    /** The token of the child's current hold of {@code lockName}; null when the stage hands out none. */
+    public Long token(String lockName) {
+        send("token " + lockName);
+        String reply = reply(Duration.ofSeconds(10));
+        return "none".equals(reply) ? null : Long.valueOf(reply);
+    }
+
+    /** Asks the child whether it holds {@code lockName}, as careful code does before it writes; recorded. */
+    public boolean checkHolds(String lockName) {
+        send("holds " + lockName);
+        boolean holds = Boolean.parseBoolean(reply(Duration.ofSeconds(10)));
+        history.record(name, Kind.NOTE, "checks: " + (holds ? "holds the lock" : "does not hold the lock"));
+        return holds;
+    }
+
+    /** The child reads the quantity of {@code item} from {@code table}; recorded. */
+    public long readStock(StockTable table, String item) {
+        send("read " + table.url() + " " + item);
+        long quantity = Long.parseLong(reply(Duration.ofSeconds(10)));
+        history.record(name, Kind.ENTER, "reads stock=" + quantity);
+        return quantity;
+    }
+
+    /**
+     * The child writes {@code quantity} for {@code item} to {@code table}, fenced by {@code token}
+     * when there is one; true when the table took the write. Recorded either way.
+     */
+    public boolean writeStock(StockTable table, String item, long quantity, Long token) {
+        send("write " + table.url() + " " + item + " " + quantity + " " + (token == null ? "none" : token));
+        String reply = reply(Duration.ofSeconds(10));
+        boolean written = "written".equals(reply);
+        String with = token == null ? "" : " with token " + token;
+        history.record(name, written ? Kind.EXIT : Kind.NOTE, written ? "writes stock=" + quantity + with
+                : "write" + with + " " + reply);
+        return written;
     }
 
     /** SIGSTOP: a stop-the-world pause; the holder's threads, timers and sockets all freeze. */

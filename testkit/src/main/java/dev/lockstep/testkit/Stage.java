@@ -1,5 +1,6 @@
 package dev.lockstep.testkit;
 
+import dev.lockstep.FencedLock;
 import dev.lockstep.Guarantee;
 import dev.lockstep.LockOptions;
 import dev.lockstep.Locks;
@@ -24,12 +25,28 @@ import redis.clients.jedis.UnifiedJedis;
  */
 public record Stage(String name, Class<? extends Locks> locksClass) {
 
+    /**
+     * The prefix of stage 7's token counters: the only keys kept without a TTL, on purpose (a
+     * counter that expired would start again below tokens already handed out), and bounded in
+     * number (one per Cluster slot).
+     */
+    public static final String TOKEN_COUNTERS = "lockstep_fence:";
+
     /** How many independent masters a quorum stage runs on in the scenarios. */
     public static final int QUORUM_NODES = 5;
 
     /** Whether the stage spans several independent masters. */
     public boolean multiNode() {
         return multiNode(locksClass);
+    }
+
+    /** Whether the stage's locks carry fencing tokens: its {@code get} returns a {@link FencedLock}. */
+    public boolean fenced() {
+        try {
+            return FencedLock.class.isAssignableFrom(locksClass.getMethod("get", String.class).getReturnType());
+        } catch (NoSuchMethodException e) {
+            throw new IllegalStateException(locksClass.getName() + " has no get(String)", e);
+        }
     }
 
     /** How many Redis nodes one client of this stage talks to. */

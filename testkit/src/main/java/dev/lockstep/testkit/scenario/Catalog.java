@@ -20,7 +20,8 @@ public final class Catalog {
             new FailoverWithReplicaSync(),
             new RestartAmnesia(RestartAmnesia.Remedy.NONE),
             new RestartAmnesia(RestartAmnesia.Remedy.AOF),
-            new RestartAmnesia(RestartAmnesia.Remedy.DELAYED_RESTART));
+            new RestartAmnesia(RestartAmnesia.Remedy.DELAYED_RESTART),
+            new PausedHolder());
 
     private Catalog() {
     }

@@ -1,0 +1,135 @@
+package dev.lockstep.testkit.resource;
+
+import java.sql.Connection;
+import java.sql.DriverManager;
+import java.sql.PreparedStatement;
+import java.sql.ResultSet;
+import java.sql.SQLException;
+import java.util.UUID;
+import org.h2.tools.Server;
+
+/**
+ * The resource a lock protects in the paused-holder story: a real table,
+ * {@code stock(item, quantity, fence)}, in an H2 database served over TCP, so a holder in its own
+ * JVM reads and writes the same rows. A plain write sets the quantity, as code that trusts its lock
+ * does. A fenced write carries the writer's token and changes the row only if no higher token wrote
+ * it before ({@code WHERE fence <= ?}: the same holder may write twice with its token).
+ *
+ * <p>H2 rather than SQLite: pure Java (no native library to extract), and its TCP server lets two
+ * JVMs share one in-memory database without a file.
+ */
+public final class StockTable implements AutoCloseable {
+
+    private static final String PLAIN_WRITE = "UPDATE stock SET quantity = ? WHERE item = ?";
+    private static final String FENCED_WRITE = "UPDATE stock SET quantity = ?, fence = ? WHERE item = ? AND fence <= ?";
+
+    private final Server server;
+    private final String url;
+    private final Connection keepAlive;
+
+    private StockTable(Server server, String url, Connection keepAlive) {
+        this.server = server;
+        this.url = url;
+        this.keepAlive = keepAlive;
+    }
+
+    /** A fresh database on a free local port, with one row: {@code item} in stock {@code quantity} times, fence 0. */
+    public static StockTable start(String item, long quantity) {
+        try {
+            Server server = Server.createTcpServer("-tcpPort", "0", "-ifNotExists").start();
+            String url = "jdbc:h2:tcp://127.0.0.1:" + server.getPort() + "/mem:stock-" + UUID.randomUUID();
+            Connection connection = DriverManager.getConnection(url, "sa", "");
+            try (var create = connection.createStatement()) {
+                create.execute("CREATE TABLE stock (item VARCHAR(64) PRIMARY KEY, quantity BIGINT NOT NULL, "
+                        + "fence BIGINT NOT NULL DEFAULT 0)");
+            }
+            try (PreparedStatement insert = connection.prepareStatement("INSERT INTO stock (item, quantity) VALUES (?, ?)")) {
+                insert.setString(1, item);
+                insert.setLong(2, quantity);
+                insert.executeUpdate();
+            }
+            return new StockTable(server, url, connection);
+        } catch (SQLException e) {
+            throw new IllegalStateException("cannot start the stock database", e);
+        }
+    }
+
+    /** Where another JVM connects to this table. */
+    public String url() {
+        return url;
+    }
+
+    /** The row of {@code item} now. */
+    public Row row(String item) {
+        return row(url, item);
+    }
+
+    /** The row of {@code item} in the table at {@code url}. */
+    public static Row row(String url, String item) {
+        try (Connection connection = DriverManager.getConnection(url, "sa", "");
+             PreparedStatement select = connection.prepareStatement("SELECT quantity, fence FROM stock WHERE item = ?")) {
+            select.setString(1, item);
+            try (ResultSet rows = select.executeQuery()) {
+                if (!rows.next()) {
+                    throw new IllegalArgumentException("no item '" + item + "' in stock");
+                }
+                return new Row(rows.getLong(1), rows.getLong(2));
+            }
+        } catch (SQLException e) {
+            throw new IllegalStateException("cannot read the stock of '" + item + "'", e);
+        }
+    }
+
+    /** Sets the quantity of {@code item} at {@code url}, trusting the caller's lock. */
+    public static void write(String url, String item, long quantity) {
+        update(url, PLAIN_WRITE, item, statement -> {
+            statement.setLong(1, quantity);
+            statement.setString(2, item);
+        });
+    }
+
+    /**
+     * Sets the quantity of {@code item} at {@code url} if no write with a higher token came first.
+     *
+     * @throws StaleTokenException when one did; the row is unchanged
+     */
+    public static void write(String url, String item, long quantity, long token) {
+        boolean written = update(url, FENCED_WRITE, item, statement -> {
+            statement.setLong(1, quantity);
+            statement.setLong(2, token);
+            statement.setString(3, item);
+            statement.setLong(4, token);
+        });
+        if (!written) {
+            throw new StaleTokenException(item, token, row(url, item).fence());
+        }
+    }
+
+    private static boolean update(String url, String sql, String item, Binder binder) {
+        try (Connection connection = DriverManager.getConnection(url, "sa", "");
+             PreparedStatement update = connection.prepareStatement(sql)) {
+            binder.bind(update);
+            return update.executeUpdate() == 1;
+        } catch (SQLException e) {
+            throw new IllegalStateException("cannot write the stock of '" + item + "'", e);
+        }
+    }
+
+    @Override
+    public void close() {
+        try {
+            keepAlive.close();
+        } catch (SQLException e) {
+            // The server stops next, taking the database with it.
+        }
+        server.stop();
+    }
+
+    /** One item's row: how many are in stock, and the highest token that wrote it (0: none yet). */
+    public record Row(long quantity, long fence) {
+    }
+
+    private interface Binder {
+        void bind(PreparedStatement statement) throws SQLException;
+    }
+}

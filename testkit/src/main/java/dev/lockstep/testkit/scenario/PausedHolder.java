@@ -1,0 +1,79 @@
+package dev.lockstep.testkit.scenario;
+
+import dev.lockstep.Guarantee;
+import dev.lockstep.LockOptions;
+import dev.lockstep.testkit.Actor;
+import dev.lockstep.testkit.ClientProcess;
+import dev.lockstep.testkit.History;
+import dev.lockstep.testkit.History.Kind;
+import dev.lockstep.testkit.Scenario;
+import dev.lockstep.testkit.ScenarioContext;
+import dev.lockstep.testkit.resource.StockTable;
+import dev.lockstep.testkit.resource.StockTable.Row;
+import java.time.Duration;
+
+/**
+ * The pause no lease can see. A, in its own JVM, takes the lock, checks that it holds it and
+ * reads the stock; then it is stopped (SIGSTOP) before its write, past its lease. B takes the
+ * lock, sells one item and unlocks. A resumes and writes what it computed before the pause. With
+ * no token the table takes A's stale write and one sale is lost; a table that checks tokens
+ * refuses it. Judged from the table's row and the writes it accepted.
+ */
+public final class PausedHolder extends Scenario {
+
+    private static final String LOCK = "orders";
+    private static final String ITEM = "book";
+    /** The lane the table's own state is drawn in. */
+    private static final String TABLE = "table";
+    private static final long IN_STOCK = 10;
+    private static final Duration LEASE = Duration.ofMillis(500);
+    private static final Duration STARTUP = Duration.ofSeconds(10);
+    private static final Duration B_WAIT = Duration.ofSeconds(10);
+
+    /** The scenario as the catalog lists it. */
+    public PausedHolder() {
+        super("paused-holder", Guarantee.FENCED,
+                "A reads the stock, then its JVM is stopped past its lease before it writes; B takes the lock "
+                + "and sells one; A resumes and writes its stale count: one sale is lost unless the table checks tokens.");
+    }
+
+    @Override
+    public Verdict run(ScenarioContext context) throws Exception {
+        History history = context.history();
+        LockOptions options = ScenarioContext.leaseOptions(LEASE);
+        try (StockTable table = StockTable.start(ITEM, IN_STOCK)) {
+            ClientProcess a = context.process("A", options);
+            Actor b = context.actor("B", options);
+            a.lock(LOCK, null, STARTUP);
+            Long aToken = a.token(LOCK);
+            if (aToken != null) {
+                history.record("A", Kind.NOTE, "token " + aToken);
+            }
+            if (!a.checkHolds(LOCK)) {
+                throw new IllegalStateException("A does not hold the lock it just took");
+            }
+            long aRead = a.readStock(table, ITEM);
+            a.pause();
+            // B's acquisition is the sign that A's lease ran out while A was stopped.
+            if (!b.tryLock(LOCK, B_WAIT, null)) {
+                throw new IllegalStateException("B could not take the lock of a holder stopped past its lease");
+            }
+            Long bToken = b.token(LOCK);
+            long bRead = b.readStock(table, ITEM);
+            b.writeStock(table, ITEM, bRead - 1, bToken);
+            b.unlock(LOCK);
+            a.resume();
+            boolean aWritten = a.writeStock(table, ITEM, aRead - 1, aToken);
+            Row after = table.row(ITEM);
+            history.record(TABLE, Kind.NOTE, "stock " + IN_STOCK + " -> " + after.quantity()
+                    + (after.fence() > 0 ? ", fence " + after.fence() : ""));
+            long sold = aWritten ? 2 : 1;
+            if (after.quantity() != IN_STOCK - sold) {
+                return Verdict.violated("the table took " + sold + " sales but the stock went from " + IN_STOCK
+                        + " to " + after.quantity() + ": A's write, computed before its pause, overwrote B's sale.");
+            }
+            return Verdict.held("the table refused A's token " + aToken + " once B had written with token " + bToken
+                    + ": stock " + IN_STOCK + " -> " + after.quantity() + ", one sale, none lost.");
+        }
+    }
+}

@@ -1,0 +1,56 @@
+package dev.lockstep.v7;
+
+import dev.lockstep.FencedLock;
+import dev.lockstep.internal.AbstractLocks;
+import dev.lockstep.internal.LuaScript;
+import dev.lockstep.v4.internal.Watchdog;
+import dev.lockstep.v5.internal.PubSubLock;
+import dev.lockstep.v5.internal.Subscriber;
+import java.util.List;
+
+/**
+ * The stage-7 lock: stage 5's, with a lock script that also increments the token counter of the
+ * lock's slot when it grants a new hold, in the same atomic step and round trip. The token is kept
+ * for the holding thread until its next new hold; {@link #token()} hands it out only while the
+ * hold lasts. A re-entry is the same hold and keeps the token.
+ */
+final class TokenLock extends PubSubLock implements FencedLock {
+
+    private static final LuaScript LOCK = LuaScript.load(FencedLocks.class, "lock-and-fence.lua");
+
+    private final String counter;
+    private final ThreadLocal<Long> token = new ThreadLocal<>();
+
+    TokenLock(String name, AbstractLocks client, Watchdog watchdog, Subscriber subscriber) {
+        super(name, client, watchdog, subscriber);
+        this.counter = TokenCounters.keyFor(name);
+    }
+
+    @Override
+    protected LuaScript lockScript() {
+        return LOCK;
+    }
+
+    /** The lock's hash and its slot's token counter: one slot, so one script runs on both, on Cluster too. */
+    @Override
+    protected List<String> lockKeys() {
+        return List.of(key(), counter);
+    }
+
+    /** A new hold's reply is {@code {token}}; a re-entry's is nil and keeps the token it has. */
+    @Override
+    protected void granted(Object reply) {
+        if (reply instanceof List<?> fresh) {
+            token.set((Long) fresh.get(0));
+        }
+    }
+
+    @Override
+    public long token() {
+        Long current = token.get();
+        if (current == null || !isHeldByCurrentThread()) {
+            throw new IllegalMonitorStateException("lock '" + name() + "' is not held by this thread, so it has no token");
+        }
+        return current;
+    }
+}
