@@ -21,7 +21,9 @@ public final class Catalog {
             new RestartAmnesia(RestartAmnesia.Remedy.NONE),
             new RestartAmnesia(RestartAmnesia.Remedy.AOF),
             new RestartAmnesia(RestartAmnesia.Remedy.DELAYED_RESTART),
-            new PausedHolder());
+            new PausedHolder(),
+            new TokenFailover(false),
+            new TokenFailover(true));
 
     private Catalog() {
     }
