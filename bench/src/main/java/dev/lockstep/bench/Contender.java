@@ -5,6 +5,7 @@ import dev.lockstep.v2.OwnerCheckLocks;
 import dev.lockstep.v3.ReentrantHashLocks;
 import dev.lockstep.v4.WatchdogLocks;
 import dev.lockstep.v5.PubSubLocks;
+import dev.lockstep.v7.FencedLocks;
 import java.util.function.Function;
 import org.redisson.api.RedissonClient;
 import redis.clients.jedis.HostAndPort;
@@ -16,8 +17,10 @@ public enum Contender {
     V3_REENTRANT_HASH("v3-reentrant-hash", address -> LockClient.lockstep(address, ReentrantHashLocks::new)),
     V4_WATCHDOG("v4-watchdog", address -> LockClient.lockstep(address, WatchdogLocks::new)),
     V5_PUBSUB_RETRY("v5-pubsub-retry", address -> LockClient.lockstep(address, PubSubLocks::new)),
+    V7_FENCING("v7-fencing", address -> LockClient.lockstep(address, FencedLocks::new)),
     REDISSON_LOCK("Redisson RLock", address -> LockClient.redisson(address, RedissonClient::getLock)),
-    REDISSON_FAIR_LOCK("Redisson RFairLock", address -> LockClient.redisson(address, RedissonClient::getFairLock));
+    REDISSON_FAIR_LOCK("Redisson RFairLock", address -> LockClient.redisson(address, RedissonClient::getFairLock)),
+    REDISSON_FENCED_LOCK("Redisson RFencedLock", address -> LockClient.redisson(address, RedissonClient::getFencedLock));
 
     private final String label;
     private final Function<HostAndPort, LockClient> client;
