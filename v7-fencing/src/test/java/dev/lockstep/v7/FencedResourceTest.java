@@ -2,6 +2,7 @@ package dev.lockstep.v7;
 
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertThrows;
+import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import dev.lockstep.testkit.SingleNodeTest;
 import dev.lockstep.testkit.resource.RedisStock;
@@ -9,6 +10,7 @@ import dev.lockstep.testkit.resource.StaleTokenException;
 import dev.lockstep.testkit.resource.StockTable;
 import dev.lockstep.testkit.resource.StockTable.Row;
 import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.function.Executable;
 
 /** The resource's half of fencing, in a SQL table and in Redis: an older token is refused, clearly, and changes nothing. */
 class FencedResourceTest extends SingleNodeTest {
@@ -25,6 +27,24 @@ class FencedResourceTest extends SingleNodeTest {
             StockTable.write(table.url(), "book", 7, 43);
             assertEquals(new Row(7, 43), table.row("book"));
         }
+    }
+
+    @Test
+    void badInputIsRefusedAtTheCallNamingTheArgument() {
+        RedisStock stock = new RedisStock(closedAfter(node.newClient()));
+        try (StockTable table = StockTable.start("book", 10)) {
+            assertMessage(IllegalArgumentException.class, "token", () -> StockTable.write(table.url(), "book", 9, -1));
+            assertMessage(IllegalArgumentException.class, "token", () -> StockTable.write(table.url(), "book", 9, 0));
+            assertMessage(NullPointerException.class, "item", () -> StockTable.write(table.url(), null, 9, 1));
+            assertMessage(IllegalArgumentException.class, "token", () -> stock.write("book", 9, -1));
+            assertMessage(NullPointerException.class, "item", () -> stock.write(null, 9, 1));
+            assertEquals(new Row(10, 0), table.row("book"), "nothing written");
+        }
+    }
+
+    private static void assertMessage(Class<? extends RuntimeException> type, String argument, Executable call) {
+        RuntimeException e = assertThrows(type, call);
+        assertTrue(e.getMessage().contains(argument), "the message names " + argument + ": " + e.getMessage());
     }
 
     @Test

@@ -3,6 +3,7 @@ package dev.lockstep.testkit.resource;
 import dev.lockstep.internal.LuaScript;
 import java.util.List;
 import java.util.Map;
+import java.util.Objects;
 import redis.clients.jedis.UnifiedJedis;
 
 /**
@@ -38,6 +39,7 @@ public final class RedisStock {
      * @throws StaleTokenException when one did; the hash is unchanged
      */
     public void write(String item, long quantity, long token) {
+        StockTable.checkToken(token);
         long fence = (Long) FENCED_WRITE.run(redis, List.of(key(item)),
                 List.of(Long.toString(quantity), Long.toString(token)));
         if (fence != 0) {
@@ -46,6 +48,7 @@ public final class RedisStock {
     }
 
     private static String key(String item) {
+        Objects.requireNonNull(item, "item must not be null");
         return "stock:" + item;
     }
 }

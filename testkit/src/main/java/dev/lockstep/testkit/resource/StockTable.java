@@ -5,6 +5,7 @@ import java.sql.DriverManager;
 import java.sql.PreparedStatement;
 import java.sql.ResultSet;
 import java.sql.SQLException;
+import java.util.Objects;
 import java.util.UUID;
 import org.h2.tools.Server;
 
@@ -66,6 +67,7 @@ public final class StockTable implements AutoCloseable {
 
     /** The row of {@code item} in the table at {@code url}. */
     public static Row row(String url, String item) {
+        Objects.requireNonNull(item, "item must not be null");
         try (Connection connection = DriverManager.getConnection(url, "sa", "");
              PreparedStatement select = connection.prepareStatement("SELECT quantity, fence FROM stock WHERE item = ?")) {
             select.setString(1, item);
@@ -82,6 +84,7 @@ public final class StockTable implements AutoCloseable {
 
     /** Sets the quantity of {@code item} at {@code url}, trusting the caller's lock. */
     public static void write(String url, String item, long quantity) {
+        Objects.requireNonNull(item, "item must not be null");
         update(url, PLAIN_WRITE, item, statement -> {
             statement.setLong(1, quantity);
             statement.setString(2, item);
@@ -94,6 +97,7 @@ public final class StockTable implements AutoCloseable {
      * @throws StaleTokenException when one did; the row is unchanged
      */
     public static void write(String url, String item, long quantity, long token) {
+        checkToken(token);
         boolean written = update(url, FENCED_WRITE, item, statement -> {
             statement.setLong(1, quantity);
             statement.setLong(2, token);
@@ -102,6 +106,13 @@ public final class StockTable implements AutoCloseable {
         });
         if (!written) {
             throw new StaleTokenException(item, token, row(url, item).fence());
+        }
+    }
+
+    /** A token is what a fenced lock handed out: 1 or more. */
+    static void checkToken(long token) {
+        if (token < 1) {
+            throw new IllegalArgumentException("token must be positive, as a fenced lock hands them out: " + token);
         }
     }
 
