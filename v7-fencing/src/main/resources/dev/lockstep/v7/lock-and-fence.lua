@@ -6,9 +6,11 @@
 -- which keeps its hold's token; {token} for a new hold: the counter plus one, never handed out before.
 if redis.call('exists', KEYS[1]) == 0 or redis.call('hexists', KEYS[1], ARGV[2]) == 1 then
     if ARGV[3] == '1' then
+        -- The token first: a Redis that refuses INCR (an ACL without it) then leaves no hold behind.
+        local token = redis.call('incr', KEYS[2])
         redis.call('hset', KEYS[1], ARGV[2], 1)
         redis.call('pexpire', KEYS[1], ARGV[1])
-        return {redis.call('incr', KEYS[2])}
+        return {token}
     end
     redis.call('hincrby', KEYS[1], ARGV[2], 1)
     redis.call('pexpire', KEYS[1], ARGV[1])
