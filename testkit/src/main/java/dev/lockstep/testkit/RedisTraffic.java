@@ -71,6 +71,17 @@ public final class RedisTraffic implements AutoCloseable {
         }
     }
 
+    /** How many clients listen on {@code channel} across {@code nodes} now ({@code PUBSUB NUMSUB} on each). */
+    public static long subscribers(List<RedisNode> nodes, String channel) {
+        long total = 0;
+        for (RedisNode node : nodes) {
+            try (Jedis admin = node.admin()) {
+                total += admin.pubsubNumSub(channel).getOrDefault(channel, 0L);
+            }
+        }
+        return total;
+    }
+
     /** Round trips clients made to all the nodes since counting began. */
     public long requests() {
         return requests.get();

@@ -41,8 +41,13 @@ public class WatchdogLock extends AbstractDistLock {
 
     /** The lock called {@code name} of {@code client}, renewed by the client's {@code watchdog}. */
     public WatchdogLock(String name, AbstractLocks client, Watchdog watchdog) {
+        this(name, client, watchdog, ReentrantHashLocks.releaseChannel(name));
+    }
+
+    /** As above, announcing releases on {@code channel} instead of Redisson's lock channel. */
+    protected WatchdogLock(String name, AbstractLocks client, Watchdog watchdog, String channel) {
         super(name, client);
-        this.channel = ReentrantHashLocks.releaseChannel(name);
+        this.channel = channel;
         this.holds = watchdog.holds(name, this::signalLeaseLost);
     }
 
@@ -64,6 +69,7 @@ public class WatchdogLock extends AbstractDistLock {
 
     /** One attempt: null when taken (and watched), else how many ms the holder's lease still runs. */
     protected final Long tryAcquire(Lease lease) {
+        checkMayAcquire();
         long sent = System.nanoTime();
         String owner = threadOwner();
         boolean reentry = holds.isHeld();
@@ -82,6 +88,10 @@ public class WatchdogLock extends AbstractDistLock {
         }
         granted(reply);
         return null;
+    }
+
+    /** Throws, before anything is sent, when this thread may not take the lock at all (none here). */
+    protected void checkMayAcquire() {
     }
 
     /**
@@ -140,12 +150,13 @@ public class WatchdogLock extends AbstractDistLock {
         return reply.get();
     }
 
-    private boolean renew(String owner, long leaseMillis) {
+    /** Renews {@code owner}'s hold for {@code leaseMillis}; false when Redis no longer has it. */
+    protected boolean renew(String owner, long leaseMillis) {
         return Long.valueOf(1).equals(RENEW.run(redis(), List.of(key()), List.of(Long.toString(leaseMillis), owner)));
     }
 
-    /** Runs the unlock script for {@code owner}: nil (not the owner), 0 (still held) or 1 (released). */
-    private Object unlockScript(String owner) {
+    /** Runs the unlock script for {@code owner}: nil (not the owner), 0 (it still holds) or 1 (its last hold ended). */
+    protected Object unlockScript(String owner) {
         return UNLOCK.run(redis(), List.of(key(), channel), List.of(owner, ReentrantHashLocks.RELEASED));
     }
 

@@ -27,6 +27,12 @@ public class PubSubLock extends WatchdogLock {
         this.subscriber = subscriber;
     }
 
+    /** As above, waiting on and announcing releases on {@code channel} instead of Redisson's lock channel. */
+    protected PubSubLock(String name, AbstractLocks client, Watchdog watchdog, Subscriber subscriber, String channel) {
+        super(name, client, watchdog, channel);
+        this.subscriber = subscriber;
+    }
+
     @Override
     protected final boolean acquire(Lease lease, long waitNanos) throws InterruptedException {
         if (Thread.interrupted()) {

@@ -1,0 +1,51 @@
+package dev.lockstep.rw;
+
+import dev.lockstep.internal.AbstractLocks;
+import dev.lockstep.internal.LuaScript;
+import dev.lockstep.v4.internal.Watchdog;
+import dev.lockstep.v5.internal.PubSubLock;
+import dev.lockstep.v5.internal.Subscriber;
+import java.util.List;
+
+/**
+ * The read side: stage 5's lock whose scripts share the hash in {@code read} mode, one field per
+ * reading owner (its count) and a timeout key per read hold, so that the hash outlives no read
+ * hold and no read hold outlives the hash. The writer of the same lock may take it too.
+ */
+final class ReadLock extends PubSubLock {
+
+    private static final LuaScript LOCK = LuaScript.load(ReadWriteLocks.class, "read-lock.lua");
+    private static final LuaScript UNLOCK = LuaScript.load(ReadWriteLocks.class, "read-unlock.lua");
+    private static final LuaScript RENEW = LuaScript.load(ReadWriteLocks.class, "renew.lua");
+
+    /** Kept so that a held read lock keeps its write lock, the object the client hands out, alive. */
+    private final WriteLock writeLock;
+
+    ReadLock(String name, AbstractLocks client, Watchdog watchdog, Subscriber subscriber, WriteLock writeLock) {
+        super(name, client, watchdog, subscriber, RwKeys.channel(name));
+        this.writeLock = writeLock;
+    }
+
+    @Override
+    protected LuaScript lockScript() {
+        return LOCK;
+    }
+
+    /** The hash and the calling thread's timeout-key prefix. */
+    @Override
+    protected List<String> lockKeys() {
+        return List.of(key(), RwKeys.timeoutPrefix(name(), threadOwner()));
+    }
+
+    @Override
+    protected Object unlockScript(String owner) {
+        return UNLOCK.run(redis(), List.of(key(), channel(), RwKeys.timeoutPrefix(name(), owner), RwKeys.timeoutBase(name())),
+                List.of(owner, RwKeys.READ_RELEASED));
+    }
+
+    @Override
+    protected boolean renew(String owner, long leaseMillis) {
+        return Long.valueOf(1).equals(RENEW.run(redis(), List.of(key(), RwKeys.timeoutPrefix(name(), owner)),
+                List.of(Long.toString(leaseMillis), owner, owner)));
+    }
+}

@@ -1,0 +1,38 @@
+package dev.lockstep.rw;
+
+import dev.lockstep.v3.ReentrantHashLocks;
+
+/**
+ * Redisson's names around a read-write lock's hash: its channel, and the timeout keys of its read
+ * holds. Each carries the name as a hash tag (or the name's own tag), so all share the hash's slot.
+ */
+final class RwKeys {
+
+    /** The message a read unlock announces (Redisson's: one waiter may try). */
+    static final String READ_RELEASED = "0";
+    /** The message a write unlock announces (Redisson's: every waiter may try, readers may all enter). */
+    static final String WRITE_RELEASED = "1";
+
+    private RwKeys() {
+    }
+
+    /** The channel releases are announced on: {@code redisson_rwlock:{name}}. */
+    static String channel(String name) {
+        ReentrantHashLocks.releaseChannel(name); // refuses braces that are not a whole hash tag
+        return "redisson_rwlock:" + tagged(name);
+    }
+
+    /** What every timeout key starts with: the name as a hash tag, {@code {name}}. */
+    static String timeoutBase(String name) {
+        return tagged(name);
+    }
+
+    /** The prefix of {@code owner}'s read-hold timeout keys, {@code {name}:owner:rwlock_timeout}: add {@code :1}, {@code :2}... */
+    static String timeoutPrefix(String name, String owner) {
+        return tagged(name) + ":" + owner + ":rwlock_timeout";
+    }
+
+    private static String tagged(String name) {
+        return name.contains("{") ? name : "{" + name + "}";
+    }
+}

@@ -1,0 +1,169 @@
+package dev.lockstep.rw;
+
+import static org.junit.jupiter.api.Assertions.assertFalse;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
+import dev.lockstep.LockOptions;
+import dev.lockstep.ReadWriteDistLock;
+import dev.lockstep.testkit.Await;
+import dev.lockstep.testkit.LockThread;
+import dev.lockstep.testkit.RedisClusterFixture;
+import dev.lockstep.testkit.RedisFixture;
+import dev.lockstep.testkit.RedisNode;
+import dev.lockstep.testkit.RedisTraffic;
+import dev.lockstep.testkit.RedissonClients;
+import java.time.Duration;
+import java.util.List;
+import java.util.concurrent.Future;
+import java.util.concurrent.TimeUnit;
+import org.junit.jupiter.api.AfterAll;
+import org.junit.jupiter.api.BeforeAll;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.TestInstance;
+import org.redisson.api.RReadWriteLock;
+import org.redisson.api.RedissonClient;
+import redis.clients.jedis.UnifiedJedis;
+
+/**
+ * Redisson's {@code getReadWriteLock(name)} and {@code get(name)} here are one lock, on a server
+ * and on a 3-master Cluster: readers of both share, a writer of either keeps the other's readers
+ * and writers out, and each one's write unlock wakes the other's waiting reader within 100 ms.
+ */
+@TestInstance(TestInstance.Lifecycle.PER_CLASS)
+class RedissonInteropTest {
+
+    private static final Duration WOKEN_WITHIN = Duration.ofMillis(100);
+    private static final Duration SHORT = Duration.ofMillis(200);
+    private static final long WAIT_MS = 10_000;
+    private static final long LEASE_MS = 30_000;
+
+    private RedisFixture fixture;
+    private RedisNode node;
+    private RedisClusterFixture cluster;
+    private UnifiedJedis serverRedis;
+    private UnifiedJedis clusterRedis;
+    private RedissonClient serverRedisson;
+    private RedissonClient clusterRedisson;
+    private ReadWriteLocks serverLocks;
+    private ReadWriteLocks clusterLocks;
+
+    @BeforeAll
+    void start() {
+        fixture = RedisFixture.processes();
+        node = fixture.start();
+        serverRedis = node.newClient();
+        serverRedisson = RedissonClients.single(node.address());
+        serverLocks = new ReadWriteLocks(serverRedis, LockOptions.defaults());
+        cluster = RedisClusterFixture.start(3);
+        clusterRedis = cluster.newClient();
+        clusterRedisson = RedissonClients.cluster(cluster.addresses());
+        clusterLocks = new ReadWriteLocks(clusterRedis, LockOptions.defaults());
+    }
+
+    @AfterAll
+    void stop() {
+        serverLocks.close();
+        clusterLocks.close();
+        serverRedisson.shutdown();
+        clusterRedisson.shutdown();
+        serverRedis.close();
+        clusterRedis.close();
+        fixture.close();
+        cluster.close();
+        RedissonClients.awaitAllShutDown();
+    }
+
+    @Test
+    void onAServer() throws Exception {
+        playAll(serverRedisson, serverLocks, serverRedis, List.of(node), "server");
+    }
+
+    @Test
+    void onACluster() throws Exception {
+        playAll(clusterRedisson, clusterLocks, clusterRedis, cluster.masters(), "cluster");
+    }
+
+    private static void playAll(RedissonClient redisson, ReadWriteLocks locks, UnifiedJedis redis, List<RedisNode> nodes,
+                                String where) throws Exception {
+        for (String name : new String[] {"stock", "stock:{eu}"}) {
+            readersShare(redisson.getReadWriteLock(name), locks.get(name));
+            writersExclude(redisson.getReadWriteLock(name), locks.get(name));
+            ourWriteUnlockWakesTheirReader(redisson.getReadWriteLock(name), locks.get(name), nodes, where);
+            theirWriteUnlockWakesOurReader(redisson.getReadWriteLock(name), locks.get(name), nodes, where);
+            assertFalse(redis.exists(name), name + " outlived every unlock on the " + where);
+        }
+    }
+
+    private static void readersShare(RReadWriteLock theirs, ReadWriteDistLock ours) throws Exception {
+        try (LockThread redisson = new LockThread("redisson"); LockThread lockstep = new LockThread("lockstep")) {
+            redisson.run(() -> theirs.readLock().lock(LEASE_MS, TimeUnit.MILLISECONDS));
+            assertTrue(lockstep.call(() -> ours.readLock().tryLock(Duration.ZERO, null)), "our reader beside Redisson's");
+            redisson.run(() -> theirs.readLock().unlock());
+            assertFalse(redisson.call(() -> theirs.writeLock().tryLock(SHORT.toMillis(), LEASE_MS, TimeUnit.MILLISECONDS)),
+                    "Redisson's writer entered beside our reader");
+            lockstep.run(ours.readLock()::unlock);
+        }
+    }
+
+    private static void writersExclude(RReadWriteLock theirs, ReadWriteDistLock ours) throws Exception {
+        try (LockThread redisson = new LockThread("redisson"); LockThread lockstep = new LockThread("lockstep")) {
+            lockstep.run(ours::lock);
+            assertFalse(redisson.call(() -> theirs.readLock().tryLock(SHORT.toMillis(), LEASE_MS, TimeUnit.MILLISECONDS)),
+                    "Redisson's reader entered beside our writer");
+            lockstep.run(ours::unlock);
+            redisson.run(() -> theirs.writeLock().lock(LEASE_MS, TimeUnit.MILLISECONDS));
+            assertFalse(lockstep.call(() -> ours.readLock().tryLock(SHORT, null)), "our reader entered beside Redisson's writer");
+            assertFalse(lockstep.call(() -> ours.tryLock(SHORT, null)), "our writer entered beside Redisson's writer");
+            redisson.run(() -> theirs.writeLock().unlock());
+        }
+    }
+
+    private static void ourWriteUnlockWakesTheirReader(RReadWriteLock theirs, ReadWriteDistLock ours, List<RedisNode> nodes,
+                                                       String where) throws Exception {
+        try (LockThread redisson = new LockThread("redisson"); LockThread lockstep = new LockThread("lockstep")) {
+            lockstep.run(ours::lock);
+            assertFalse(redisson.call(() -> theirs.readLock().tryLock(SHORT.toMillis(), LEASE_MS, TimeUnit.MILLISECONDS)),
+                    "Redisson's reader entered beside our writer");
+            Future<Long> in = redisson.submit(() ->
+                    theirs.readLock().tryLock(WAIT_MS, LEASE_MS, TimeUnit.MILLISECONDS) ? System.nanoTime() : -1L);
+            long released = awaitListeningThenRelease(nodes, ours.name(), lockstep, ours::unlock);
+            assertWokenWithin(LockThread.get(in, LockThread.DEADLINE), released, "Redisson's reader on the " + where);
+            redisson.run(() -> theirs.readLock().unlock());
+        }
+    }
+
+    private static void theirWriteUnlockWakesOurReader(RReadWriteLock theirs, ReadWriteDistLock ours, List<RedisNode> nodes,
+                                                       String where) throws Exception {
+        try (LockThread redisson = new LockThread("redisson"); LockThread lockstep = new LockThread("lockstep")) {
+            redisson.run(() -> theirs.writeLock().lock(LEASE_MS, TimeUnit.MILLISECONDS));
+            assertFalse(lockstep.call(() -> ours.readLock().tryLock(SHORT, null)), "our reader entered beside Redisson's writer");
+            Future<Long> in = lockstep.submit(() ->
+                    ours.readLock().tryLock(Duration.ofMillis(WAIT_MS), null) ? System.nanoTime() : -1L);
+            long released = awaitListeningThenRelease(nodes, ours.name(), redisson, () -> theirs.writeLock().unlock());
+            assertWokenWithin(LockThread.get(in, LockThread.DEADLINE), released, "our reader on the " + where);
+            lockstep.run(ours.readLock()::unlock);
+        }
+    }
+
+    /**
+     * Waits until the waiter listens on the lock's channel (both libraries subscribe once refused,
+     * then sleep until a release or the holder's 30 s lease), then sends the release.
+     */
+    private static long awaitListeningThenRelease(List<RedisNode> nodes, String name, LockThread holder,
+                                                  LockThread.Step unlock) throws Exception {
+        String channel = RwKeys.channel(name);
+        Await.until("the waiter listens on " + channel, LockThread.DEADLINE,
+                () -> RedisTraffic.subscribers(nodes, channel) > 0);
+        long released = System.nanoTime();
+        holder.run(unlock);
+        return released;
+    }
+
+    private static void assertWokenWithin(long acquiredAt, long releasedAt, String who) {
+        assertTrue(acquiredAt > 0, who + " never got the lock");
+        long micros = TimeUnit.NANOSECONDS.toMicros(acquiredAt - releasedAt);
+        System.out.printf("read-write interop: %s took it %d µs after the write unlock was sent%n", who, micros);
+        assertTrue(micros < WOKEN_WITHIN.toNanos() / 1000, who + " took it " + micros / 1000 + " ms after the unlock, "
+                + "more than " + WOKEN_WITHIN.toMillis() + " ms: the release did not wake it");
+    }
+}
