@@ -33,6 +33,10 @@ public enum Guarantee {
      * a token greater than all before it, and the resource refuses a write with an older one.
      */
     FENCED,
+    /** Readers hold the lock at once, and a writer holds it alone: a read lock beside the write lock. */
+    SHARED_READS,
+    /** A writer gets in while readers keep coming: new readers wait behind a waiting writer. */
+    WRITER_NOT_STARVED,
     /** The lock survives a node that restarts without the lock's key while others are unreachable: no one claims it. */
     RESTART_SAFE
 }

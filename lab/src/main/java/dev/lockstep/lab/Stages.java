@@ -1,5 +1,6 @@
 package dev.lockstep.lab;
 
+import dev.lockstep.rw.ReadWriteLocks;
 import dev.lockstep.testkit.Stage;
 import dev.lockstep.v1.SetnxLocks;
 import dev.lockstep.v2.OwnerCheckLocks;
@@ -10,7 +11,7 @@ import dev.lockstep.v6.RedLocks;
 import dev.lockstep.v7.FencedLocks;
 import java.util.List;
 
-/** The stages the lab plays, in course order: each one fixes the failure its predecessor shows. */
+/** The stages the lab plays, in course order (each one fixes the failure its predecessor shows), then the lock family. */
 final class Stages {
 
     private static final List<Stage> ALL = List.of(
@@ -20,7 +21,8 @@ final class Stages {
             new Stage("v4-watchdog", WatchdogLocks.class),
             new Stage("v5-pubsub-retry", PubSubLocks.class),
             new Stage("v6-redlock", RedLocks.class),
-            new Stage("v7-fencing", FencedLocks.class));
+            new Stage("v7-fencing", FencedLocks.class),
+            new Stage("read-write-lock", ReadWriteLocks.class));
 
     private Stages() {
     }

@@ -436,7 +436,7 @@ final class SvgTimeline {
             String shape = switch (e.kind()) {
                 case ACQUIRED -> circle(x, y, 4.5, "#1e8e3e", null);
                 case DENIED -> circle(x, y, 4.5, "#ffffff", "#e37400");
-                case ENTER, EXIT -> String.format(Locale.ROOT,
+                case ENTER, EXIT, READ_ENTER, READ_EXIT -> String.format(Locale.ROOT,
                         "<line x1=\"%.1f\" y1=\"%d\" x2=\"%.1f\" y2=\"%d\" stroke=\"#202124\" stroke-width=\"2\"/>",
                         x, y - 9, x, y + 9);
                 case UNLOCK -> square(x, y, "#1a73e8", null);
@@ -612,7 +612,7 @@ final class SvgTimeline {
             case FAULT, CRASH -> "#8e24aa";
             case EXPIRED -> "#00695c";
             case DELETED -> "#5f6368";
-            case ENTER, EXIT, UNLOCK, NOTE -> "#202124";
+            case ENTER, EXIT, READ_ENTER, READ_EXIT, UNLOCK, NOTE -> "#202124";
         };
     }
 

@@ -4,6 +4,7 @@ import dev.lockstep.DistLock;
 import dev.lockstep.FencedLock;
 import dev.lockstep.LockException;
 import dev.lockstep.Locks;
+import dev.lockstep.ReadWriteDistLock;
 import dev.lockstep.testkit.History.Kind;
 import dev.lockstep.testkit.resource.StockTable;
 import java.time.Duration;
@@ -87,6 +88,48 @@ public final class Actor {
                     + (depth.get() > 0 ? " though it holds the lock" : ""));
         }
         return taken;
+    }
+
+    /**
+     * Tries to take the read side of {@code lockName} within {@code wait} (null lease: the stage's
+     * default); a stage without a read side has only its lock, so its readers take that. Recorded.
+     */
+    public boolean tryReadLock(String lockName, Duration wait) throws InterruptedException {
+        DistLock lock = readSide(lockName);
+        long start = history.now();
+        boolean taken;
+        try {
+            taken = lock.tryLock(wait, null);
+        } catch (LockException e) {
+            history.denied(name, start, "read lock failed: " + e.getMessage());
+            return false;
+        }
+        if (taken) {
+            history.record(name, Kind.NOTE, lock == locks.get(lockName) ? "locked (no read lock: exclusive)"
+                    : "read-locked");
+        } else {
+            history.denied(name, start, "no read lock after " + (history.now() - start) / 1_000_000 + " ms");
+        }
+        return taken;
+    }
+
+    /** Reads for {@code work} under the read side: recorded as a read, which other reads may share. */
+    public void read(Duration work) throws InterruptedException {
+        history.record(name, Kind.READ_ENTER, "reads");
+        Thread.sleep(work.toMillis());
+        history.record(name, Kind.READ_EXIT, "done reading");
+    }
+
+    /** Unlocks the read side of {@code lockName}; recorded. */
+    public void readUnlock(String lockName) {
+        long start = history.now();
+        readSide(lockName).unlock();
+        history.recordAt(start, name, Kind.NOTE, "read unlock");
+    }
+
+    private DistLock readSide(String lockName) {
+        DistLock lock = locks.get(lockName);
+        return lock instanceof ReadWriteDistLock readWrite ? readWrite.readLock() : lock;
     }
 
     /** The token of this actor's hold of {@code lockName}; null when the stage hands out none. */

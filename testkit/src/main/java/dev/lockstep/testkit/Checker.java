@@ -65,6 +65,50 @@ public final class Checker {
         return sections;
     }
 
+    /** Every stretch an actor read under a read lock. */
+    public static List<Section> reads(History history) {
+        List<Event> events = history.events();
+        long end = events.isEmpty() ? 0 : events.get(events.size() - 1).at();
+        Map<String, Long> open = new HashMap<>();
+        List<Section> reads = new ArrayList<>();
+        for (Event e : events) {
+            if (e.kind() == Kind.READ_ENTER) {
+                open.put(e.actor(), e.at());
+            } else if ((e.kind() == Kind.READ_EXIT || e.kind() == Kind.CRASH) && open.containsKey(e.actor())) {
+                reads.add(new Section(e.actor(), open.remove(e.actor()), e.at()));
+            }
+        }
+        open.forEach((actor, from) -> reads.add(new Section(actor, from, end)));
+        return reads;
+    }
+
+    /** The most actors reading at one moment. */
+    public static int mostReadersAtOnce(History history) {
+        int now = 0;
+        int most = 0;
+        for (Event e : history.events()) {
+            if (e.kind() == Kind.READ_ENTER) {
+                most = Math.max(most, ++now);
+            } else if (e.kind() == Kind.READ_EXIT) {
+                now--;
+            }
+        }
+        return most;
+    }
+
+    /** Pairs of a critical section (a write) and a read of another actor that overlap in time. */
+    public static List<Overlap> readsBesideWrites(History history) {
+        List<Overlap> overlaps = new ArrayList<>();
+        for (Section write : sections(history)) {
+            for (Section read : reads(history)) {
+                if (!write.actor.equals(read.actor) && write.from < read.to && read.from < write.to) {
+                    overlaps.add(write.from <= read.from ? new Overlap(write, read) : new Overlap(read, write));
+                }
+            }
+        }
+        return overlaps;
+    }
+
     /** Pairs of critical sections of different actors that overlap in time. */
     public static List<Overlap> overlaps(History history) {
         List<Section> sections = sections(history);

@@ -27,6 +27,10 @@ public final class History {
         ENTER,
         /** Left the critical section. */
         EXIT,
+        /** Entered to read under a read lock: other readers may be inside too, no writer may. */
+        READ_ENTER,
+        /** Left after reading. */
+        READ_EXIT,
         /** An unlock call returned normally. */
         UNLOCK,
         /** An unlock call was refused (IllegalMonitorStateException). */

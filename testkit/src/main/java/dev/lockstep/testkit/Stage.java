@@ -4,6 +4,7 @@ import dev.lockstep.FencedLock;
 import dev.lockstep.Guarantee;
 import dev.lockstep.LockOptions;
 import dev.lockstep.Locks;
+import dev.lockstep.ReadWriteDistLock;
 import java.lang.reflect.Constructor;
 import java.lang.reflect.InvocationTargetException;
 import java.util.ArrayList;
@@ -44,6 +45,15 @@ public record Stage(String name, Class<? extends Locks> locksClass) {
     public boolean fenced() {
         try {
             return FencedLock.class.isAssignableFrom(locksClass.getMethod("get", String.class).getReturnType());
+        } catch (NoSuchMethodException e) {
+            throw new IllegalStateException(locksClass.getName() + " has no get(String)", e);
+        }
+    }
+
+    /** Whether the stage's locks have a read side: its {@code get} returns a {@link ReadWriteDistLock}. */
+    public boolean readWrite() {
+        try {
+            return ReadWriteDistLock.class.isAssignableFrom(locksClass.getMethod("get", String.class).getReturnType());
         } catch (NoSuchMethodException e) {
             throw new IllegalStateException(locksClass.getName() + " has no get(String)", e);
         }

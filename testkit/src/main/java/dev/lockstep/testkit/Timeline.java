@@ -10,8 +10,9 @@ import java.util.Set;
 
 /**
  * Draws a {@link History} as ASCII swimlanes: one lane per client plus one for Redis, one row per
- * event, {@code |} down a lane while that client is inside its critical section, and a marker on
- * every row where two clients are inside at once.
+ * event, {@code |} down a lane while that client is inside its critical section ({@code :} while it
+ * reads under a read lock), and a marker on every row where two clients are inside at once (readers
+ * together are not).
  *
  * <p>{@link #render(History, boolean)} can add ANSI colours for a terminal. The colours are only
  * escape codes around the same characters: with the codes stripped, the text is exactly
@@ -21,6 +22,7 @@ public final class Timeline {
 
     private static final int LANE = 30;
     private static final String INSIDE = "|";
+    private static final String READING = ":";
 
     private static final String RESET = "\u001b[0m";
     private static final String BOLD = "\u001b[1m";
@@ -61,21 +63,31 @@ public final class Timeline {
         row(out, new Cell("------", DIM), actors.stream().map(a -> new Cell("-".repeat(LANE), DIM)).toList(), Cell.EMPTY,
                 ansi);
         Set<String> inside = new LinkedHashSet<>();
+        Set<String> reading = new LinkedHashSet<>();
         for (Event e : history.events()) {
             if (e.kind() == Kind.ENTER) {
                 inside.add(e.actor());
+            } else if (e.kind() == Kind.READ_ENTER) {
+                reading.add(e.actor());
             }
-            boolean crowded = inside.size() > 1;
+            boolean crowded = inside.size() > 1 || !inside.isEmpty() && !reading.isEmpty();
             String lane = Actor.laneOf(e.actor());
             List<Cell> cells = new ArrayList<>();
             for (String actor : actors) {
                 boolean someoneInside = inside.stream().anyMatch(a -> Actor.laneOf(a).equals(actor));
+                boolean someoneReading = reading.stream().anyMatch(a -> Actor.laneOf(a).equals(actor));
                 cells.add(actor.equals(lane) ? new Cell(label(e), style(e, intruders))
-                        : someoneInside ? new Cell(INSIDE, crowded ? CROWDED : null) : Cell.EMPTY);
+                        : someoneInside ? new Cell(INSIDE, crowded ? CROWDED : null)
+                        : someoneReading ? new Cell(READING, crowded ? CROWDED : null) : Cell.EMPTY);
             }
-            Cell marker = crowded ? new Cell("<-- " + together(inside) + " inside", VIOLATION) : Cell.EMPTY;
+            Set<String> together = new LinkedHashSet<>(inside);
+            together.addAll(reading);
+            Cell marker = crowded ? new Cell("<-- " + together(together) + " inside", VIOLATION) : Cell.EMPTY;
             if (e.kind() == Kind.EXIT || e.kind() == Kind.CRASH) {
                 inside.remove(e.actor());
+            }
+            if (e.kind() == Kind.READ_EXIT || e.kind() == Kind.CRASH) {
+                reading.remove(e.actor());
             }
             wrapped(out, String.format("%6d", e.millis()), cells, marker, ansi);
         }
@@ -97,7 +109,7 @@ public final class Timeline {
             case DENIED, UNLOCK_REFUSED, LOST -> YELLOW;
             case CRASH, FAULT -> MAGENTA;
             case EXPIRED, DELETED -> CYAN;
-            case ENTER, EXIT, UNLOCK, NOTE -> null;
+            case ENTER, EXIT, READ_ENTER, READ_EXIT, UNLOCK, NOTE -> null;
         };
     }
 
@@ -110,7 +122,7 @@ public final class Timeline {
     private static String label(Event e) {
         String thread = e.actor().contains("/") ? e.actor().substring(e.actor().indexOf('/') + 1) + ": " : "";
         return thread + switch (e.kind()) {
-            case ACQUIRED, ENTER, EXIT, UNLOCK, NOTE -> e.detail();
+            case ACQUIRED, ENTER, EXIT, READ_ENTER, READ_EXIT, UNLOCK, NOTE -> e.detail();
             case DENIED -> "no lock: " + e.detail();
             case UNLOCK_REFUSED, LOST, EXPIRED, DELETED -> e.detail();
             case CRASH, FAULT -> "!! " + e.detail();
@@ -121,11 +133,12 @@ public final class Timeline {
     private static void wrapped(StringBuilder out, String time, List<Cell> cells, Cell marker, boolean ansi) {
         List<Cell> rest = new ArrayList<>(cells);
         boolean first = true;
-        while (first || rest.stream().anyMatch(c -> c.text().length() > 0 && !c.text().equals(INSIDE))) {
+        while (first || rest.stream().anyMatch(c -> c.text().length() > 0 && !c.text().equals(INSIDE)
+                && !c.text().equals(READING))) {
             List<Cell> now = new ArrayList<>();
             for (int i = 0; i < rest.size(); i++) {
                 Cell cell = rest.get(i);
-                if (cell.text().equals(INSIDE)) {
+                if (cell.text().equals(INSIDE) || cell.text().equals(READING)) {
                     now.add(cell);
                     continue;
                 }

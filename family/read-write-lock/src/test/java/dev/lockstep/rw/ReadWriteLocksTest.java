@@ -8,6 +8,7 @@ import static dev.lockstep.Guarantee.OWNER_ONLY_RELEASE;
 import static dev.lockstep.Guarantee.REENTRANT;
 import static dev.lockstep.Guarantee.REPLICATED_ACQUIRE;
 import static dev.lockstep.Guarantee.RETRY_SAFE;
+import static dev.lockstep.Guarantee.SHARED_READS;
 import static dev.lockstep.Guarantee.WAKE_AFTER_RECONNECT;
 
 import dev.lockstep.testkit.contract.LockContract;
@@ -15,6 +16,7 @@ import dev.lockstep.testkit.contract.StageSpec;
 
 /** The write side runs every scenario of an exclusive lock, and keeps everything stage 5 promises. */
 @StageSpec(name = "read-write-lock", locks = ReadWriteLocks.class, claims = {LIVENESS_AFTER_CRASH, OWNER_ONLY_RELEASE,
-        REENTRANT, LEASE_RENEWAL, LEASE_LOSS_SIGNAL, RETRY_SAFE, EFFICIENT_WAIT, WAKE_AFTER_RECONNECT, REPLICATED_ACQUIRE})
+        REENTRANT, LEASE_RENEWAL, LEASE_LOSS_SIGNAL, RETRY_SAFE, EFFICIENT_WAIT, WAKE_AFTER_RECONNECT, REPLICATED_ACQUIRE,
+        SHARED_READS})
 class ReadWriteLocksTest extends LockContract {
 }

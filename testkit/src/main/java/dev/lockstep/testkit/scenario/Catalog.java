@@ -23,7 +23,10 @@ public final class Catalog {
             new RestartAmnesia(RestartAmnesia.Remedy.DELAYED_RESTART),
             new PausedHolder(),
             new TokenFailover(false),
-            new TokenFailover(true));
+            new TokenFailover(true),
+            new ReadersShare(),
+            new WriterExcludes(),
+            new WriterStarvation());
 
     private Catalog() {
     }
