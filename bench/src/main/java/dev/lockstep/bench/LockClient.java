@@ -101,11 +101,19 @@ interface LockClient extends AutoCloseable {
     }
 
 
+    /** A Redisson client of {@code address} with Redisson's defaults. */
+    static RedissonClient redissonClient(HostAndPort address) {
+        return connect(address, null);
+    }
+
     private static RedissonClient connect(HostAndPort address, Duration responseTimeout) {
         Config config = new Config();
         var server = config.useSingleServer().setAddress("redis://" + address.getHost() + ":" + address.getPort());
         if (responseTimeout != null) {
-            server.setTimeout((int) responseTimeout.toMillis()).setRetryAttempts(0);
+            // Each idle connection is opened with a PING under this short timeout; 24 of them (the default) per node,
+            // times five nodes and two clients, at once on two cores, made client start-up fail now and then.
+            // A quorum benchmark's single thread needs one connection per node.
+            server.setTimeout((int) responseTimeout.toMillis()).setRetryAttempts(0).setConnectionMinimumIdleSize(2);
         }
         return Redisson.create(config);
     }
