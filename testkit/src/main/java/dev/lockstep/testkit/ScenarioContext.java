@@ -93,6 +93,23 @@ public final class ScenarioContext implements AutoCloseable {
         return LockOptions.defaults().withLease(lease).withWatchdogTimeout(lease);
     }
 
+    /**
+     * A fresh replica of {@code master}, its key events drawn with the label {@code replica: },
+     * replicating through a {@link FaultyLink} (so replication can lag or go dark), and caught up
+     * within {@code catchUp}.
+     */
+    public Replica replicate(RedisNode master, Duration catchUp) {
+        RedisNode replica = startNode(NodeConfig.defaults());
+        watch(replica, "replica: ");
+        FaultyLink link = replica.replicaOf(master);
+        master.awaitReplicated(replica, catchUp);
+        return new Replica(replica, link);
+    }
+
+    /** A replica and the link its replication runs through. */
+    public record Replica(RedisNode node, FaultyLink link) {
+    }
+
     /** A {@link FaultyLink} in front of {@code node}, closed with this context. */
     public synchronized FaultyLink link(RedisNode node) {
         FaultyLink link = FaultyLink.to(node.address());

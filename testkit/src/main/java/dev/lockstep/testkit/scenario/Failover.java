@@ -8,7 +8,6 @@ import dev.lockstep.testkit.Checker.Intrusion;
 import dev.lockstep.testkit.FaultyLink;
 import dev.lockstep.testkit.History;
 import dev.lockstep.testkit.History.Kind;
-import dev.lockstep.testkit.NodeConfig;
 import dev.lockstep.testkit.RedisNode;
 import dev.lockstep.testkit.Scenario;
 import dev.lockstep.testkit.ScenarioContext;
@@ -46,10 +45,9 @@ public final class Failover extends Scenario {
     private Verdict onReplicatedMaster(ScenarioContext context, LockOptions options) throws Exception {
         History history = context.history();
         RedisNode master = context.node();
-        RedisNode replica = context.startNode(NodeConfig.defaults());
-        context.watch(replica, "replica: ");
-        FaultyLink replication = replica.replicaOf(master);
-        master.awaitReplicated(replica, SYNC);
+        ScenarioContext.Replica replicated = context.replicate(master, SYNC);
+        RedisNode replica = replicated.node();
+        FaultyLink replication = replicated.link();
         Actor a = context.actor("A", options);
         replication.blackhole();
         history.record(History.REDIS, Kind.FAULT, "replication to the replica goes dark");

@@ -6,7 +6,6 @@ import dev.lockstep.testkit.Actor;
 import dev.lockstep.testkit.FaultyLink;
 import dev.lockstep.testkit.History;
 import dev.lockstep.testkit.History.Kind;
-import dev.lockstep.testkit.NodeConfig;
 import dev.lockstep.testkit.RedisNode;
 import dev.lockstep.testkit.Scenario;
 import dev.lockstep.testkit.ScenarioContext;
@@ -59,10 +58,9 @@ public final class TokenFailover extends Scenario {
     public Verdict run(ScenarioContext context) throws Exception {
         History history = context.history();
         RedisNode master = context.node();
-        RedisNode replica = context.startNode(NodeConfig.defaults());
-        context.watch(replica, "replica: ");
-        FaultyLink replication = replica.replicaOf(master);
-        master.awaitReplicated(replica, CATCH_UP);
+        ScenarioContext.Replica replicated = context.replicate(master, CATCH_UP);
+        RedisNode replica = replicated.node();
+        FaultyLink replication = replicated.link();
         LockOptions options = ScenarioContext.leaseOptions(LEASE);
         if (replicaSync) {
             replication.delay(Duration.ofMillis(LAG_MILLIS));
