@@ -50,36 +50,29 @@ public final class Checker {
 
     /** Every critical section in the history. */
     public static List<Section> sections(History history) {
-        List<Event> events = history.events();
-        long end = events.isEmpty() ? 0 : events.get(events.size() - 1).at();
-        Map<String, Long> open = new HashMap<>();
-        List<Section> sections = new ArrayList<>();
-        for (Event e : events) {
-            if (e.kind() == Kind.ENTER) {
-                open.put(e.actor(), e.at());
-            } else if ((e.kind() == Kind.EXIT || e.kind() == Kind.CRASH) && open.containsKey(e.actor())) {
-                sections.add(new Section(e.actor(), open.remove(e.actor()), e.at()));
-            }
-        }
-        open.forEach((actor, from) -> sections.add(new Section(actor, from, end)));
-        return sections;
+        return stretches(history, Kind.ENTER, Kind.EXIT);
     }
 
     /** Every stretch an actor read under a read lock. */
     public static List<Section> reads(History history) {
+        return stretches(history, Kind.READ_ENTER, Kind.READ_EXIT);
+    }
+
+    /** From each {@code enter} to the actor's next {@code exit} or crash (or the history's end). */
+    private static List<Section> stretches(History history, Kind enter, Kind exit) {
         List<Event> events = history.events();
         long end = events.isEmpty() ? 0 : events.get(events.size() - 1).at();
         Map<String, Long> open = new HashMap<>();
-        List<Section> reads = new ArrayList<>();
+        List<Section> stretches = new ArrayList<>();
         for (Event e : events) {
-            if (e.kind() == Kind.READ_ENTER) {
+            if (e.kind() == enter) {
                 open.put(e.actor(), e.at());
-            } else if ((e.kind() == Kind.READ_EXIT || e.kind() == Kind.CRASH) && open.containsKey(e.actor())) {
-                reads.add(new Section(e.actor(), open.remove(e.actor()), e.at()));
+            } else if ((e.kind() == exit || e.kind() == Kind.CRASH) && open.containsKey(e.actor())) {
+                stretches.add(new Section(e.actor(), open.remove(e.actor()), e.at()));
             }
         }
-        open.forEach((actor, from) -> reads.add(new Section(actor, from, end)));
-        return reads;
+        open.forEach((actor, from) -> stretches.add(new Section(actor, from, end)));
+        return stretches;
     }
 
     /** The most actors reading at one moment. */

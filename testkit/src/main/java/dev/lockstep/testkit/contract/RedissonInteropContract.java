@@ -159,7 +159,8 @@ public abstract class RedissonInteropContract {
                         boolean listens) {
     }
 
-    private static void assertWokenWithin(long acquiredAt, long releasedAt, String who) {
+    /** Fails unless {@code who} acquired (at {@code acquiredAt}, nanoTime; -1: never) within {@link #WOKEN_WITHIN} of the release. */
+    public static void assertWokenWithin(long acquiredAt, long releasedAt, String who) {
         assertTrue(acquiredAt > 0, who + " never got the lock");
         long micros = TimeUnit.NANOSECONDS.toMicros(acquiredAt - releasedAt);
         System.out.printf("RedissonInteropContract: %s took it %d µs after the unlock was sent%n", who, micros);
