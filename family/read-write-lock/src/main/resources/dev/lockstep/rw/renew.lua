@@ -1,11 +1,12 @@
--- Renew this owner's hold: the hash, and the timeout key of each of its read holds.
+-- Renew this owner's hold: the hash (never shorter than it already lives: another reader may hold a
+-- longer lease), and the timeout key of each of its read holds.
 -- KEYS[1] the hash; KEYS[2] this owner's timeout-key prefix; ARGV[1] lease in ms; ARGV[2] the owner;
 -- ARGV[3] the field that must still be there ('owner' for a read hold, 'owner:write' for a write hold).
 -- Returns 1 when renewed, 0 when the hold is gone.
 if redis.call('hexists', KEYS[1], ARGV[3]) == 0 then
     return 0
 end
-redis.call('pexpire', KEYS[1], ARGV[1])
+redis.call('pexpire', KEYS[1], math.max(redis.call('pttl', KEYS[1]), tonumber(ARGV[1])))
 local reads = tonumber(redis.call('hget', KEYS[1], ARGV[2]))
 if reads ~= nil then
     for i = 1, reads do

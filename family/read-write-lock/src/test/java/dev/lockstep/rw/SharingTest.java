@@ -8,10 +8,12 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
 import dev.lockstep.DistLock;
 import dev.lockstep.LockOptions;
 import dev.lockstep.ReadWriteDistLock;
+import dev.lockstep.testkit.Await;
 import dev.lockstep.testkit.LockThread;
 import dev.lockstep.testkit.SingleNodeTest;
 import java.time.Duration;
 import java.util.concurrent.Future;
+import java.util.concurrent.atomic.AtomicLong;
 import org.junit.jupiter.api.Test;
 import redis.clients.jedis.Jedis;
 
@@ -90,6 +92,28 @@ class SharingTest extends SingleNodeTest {
         assertTrue(read.isHeldByCurrentThread(), "the read hold is untouched");
         read.unlock();
         assertFalse(read.isHeldByCurrentThread());
+    }
+
+    @Test
+    void aRenewalNeverShortensAnotherReadersLongerLease() throws Exception {
+        ReadWriteDistLock explicit = lock("long-read");
+        ReadWriteLocks watchedClient = closedAfter(new ReadWriteLocks(closedAfter(node.newClient()),
+                LockOptions.defaults().withWatchdogTimeout(Duration.ofMillis(300))));
+        assertTrue(explicit.readLock().tryLock(Duration.ZERO, Duration.ofSeconds(20)));
+        try (LockThread watched = new LockThread("watched"); Jedis admin = node.admin()) {
+            watched.run(watchedClient.get("long-read").readLock()::lock);
+            String timeoutKey = RwKeys.timeoutPrefix("long-read", watchedClient.clientId() + ":" + watched.threadId()) + ":1";
+            AtomicLong seen = new AtomicLong(admin.pttl(timeoutKey));
+            // A renewal (every 100 ms) raises the watched reader's key again: then the hash has been renewed too.
+            Await.until("a renewal of the watched reader", WAIT, () -> {
+                long now = admin.pttl(timeoutKey);
+                return now > seen.getAndSet(now);
+            });
+            assertTrue(admin.pttl("long-read") > 15_000, "a 300 ms renewal cut the 20 s read short: "
+                    + admin.pttl("long-read") + " ms left");
+            watched.run(watchedClient.get("long-read").readLock()::unlock);
+        }
+        explicit.readLock().unlock();
     }
 
     @Test
