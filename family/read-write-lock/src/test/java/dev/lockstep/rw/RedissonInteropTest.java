@@ -124,6 +124,7 @@ class RedissonInteropTest {
             lockstep.run(ours::lock);
             assertFalse(redisson.call(() -> theirs.readLock().tryLock(SHORT.toMillis(), LEASE_MS, TimeUnit.MILLISECONDS)),
                     "Redisson's reader entered beside our writer");
+            awaitNobodyListening(nodes, ours.name());
             Future<Long> in = redisson.submit(() ->
                     theirs.readLock().tryLock(WAIT_MS, LEASE_MS, TimeUnit.MILLISECONDS) ? System.nanoTime() : -1L);
             long released = awaitListeningThenRelease(nodes, ours.name(), lockstep, ours::unlock);
@@ -137,12 +138,23 @@ class RedissonInteropTest {
         try (LockThread redisson = new LockThread("redisson"); LockThread lockstep = new LockThread("lockstep")) {
             redisson.run(() -> theirs.writeLock().lock(LEASE_MS, TimeUnit.MILLISECONDS));
             assertFalse(lockstep.call(() -> ours.readLock().tryLock(SHORT, null)), "our reader entered beside Redisson's writer");
+            awaitNobodyListening(nodes, ours.name());
             Future<Long> in = lockstep.submit(() ->
                     ours.readLock().tryLock(Duration.ofMillis(WAIT_MS), null) ? System.nanoTime() : -1L);
             long released = awaitListeningThenRelease(nodes, ours.name(), redisson, () -> theirs.writeLock().unlock());
             assertWokenWithin(LockThread.get(in, LockThread.DEADLINE), released, "our reader on the " + where);
             lockstep.run(ours.readLock()::unlock);
         }
+    }
+
+    /**
+     * Waits until the refused try just before has left the channel (both libraries unsubscribe in
+     * the background), so that the next listener counted is the waiter itself.
+     */
+    private static void awaitNobodyListening(List<RedisNode> nodes, String name) {
+        String channel = RwKeys.channel(name);
+        Await.until("the refused try leaves " + channel, LockThread.DEADLINE,
+                () -> RedisTraffic.subscribers(nodes, channel) == 0);
     }
 
     /**

@@ -207,6 +207,8 @@ public abstract class LockContract {
 
     @Test
     void randomSchedulesKeepTheClaims() throws Exception {
+        // A password or TLS changes how clients connect, not which schedules break a claim: the plain run explores them.
+        assumeTrue(security == ServerSecurity.NONE, "random schedules run on the plain servers only");
         ScheduleExplorer.Report report = new ScheduleExplorer(stage, fixture, Set.of(spec.claims())).explore();
         System.out.println(report.summary());
         if (!report.passed()) {

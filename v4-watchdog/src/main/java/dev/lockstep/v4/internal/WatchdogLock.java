@@ -51,7 +51,7 @@ public class WatchdogLock extends AbstractDistLock {
         this.holds = watchdog.holds(name, this::signalLeaseLost);
     }
 
-    /** The channel the unlock script announces a full release on: Redisson's, as in stage 3. */
+    /** The channel releases are announced and awaited on: Redisson's lock channel, as in stage 3, unless given another. */
     protected final String channel() {
         return channel;
     }
