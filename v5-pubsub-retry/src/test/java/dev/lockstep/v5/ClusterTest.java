@@ -11,6 +11,7 @@ import dev.lockstep.testkit.Await;
 import dev.lockstep.testkit.LockThread;
 import dev.lockstep.testkit.RedisClusterFixture;
 import dev.lockstep.testkit.RedisNode;
+import dev.lockstep.testkit.RedisTraffic;
 import java.time.Duration;
 import java.util.ArrayList;
 import java.util.HashSet;
@@ -355,13 +356,7 @@ class ClusterTest {
 
     /** Subscribers of {@code channel} over all masters: classic pub/sub is per node, messages go to every node. */
     private long subscribers(String channel) {
-        long total = 0;
-        for (RedisNode node : cluster.masters()) {
-            try (Jedis admin = node.admin()) {
-                total += admin.pubsubNumSub(channel).getOrDefault(channel, 0L);
-            }
-        }
-        return total;
+        return RedisTraffic.subscribers(cluster.masters(), channel);
     }
 
     private String subscriberNode(String channel) {

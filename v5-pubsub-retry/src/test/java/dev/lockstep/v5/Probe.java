@@ -9,6 +9,7 @@ import dev.lockstep.testkit.RedisNode;
 import dev.lockstep.testkit.RedisTraffic;
 import dev.lockstep.v3.ReentrantHashLocks;
 import java.time.Duration;
+import java.util.List;
 import java.util.Set;
 import java.util.TreeSet;
 import java.util.concurrent.atomic.AtomicReference;
@@ -58,9 +59,7 @@ final class Probe {
 
     /** How many connections the server has subscribed to {@code channel}. */
     static long subscribers(RedisNode node, String channel) {
-        try (Jedis admin = node.admin()) {
-            return admin.pubsubNumSub(channel).getOrDefault(channel, 0L);
-        }
+        return RedisTraffic.subscribers(List.of(node), channel);
     }
 
     /** Every channel with at least one subscriber, as the server sees it ({@code PUBSUB CHANNELS *}). */

@@ -234,17 +234,11 @@ public abstract class RedissonInteropContract {
             // Redisson's release channel of a name without braces, written out here as a cross-check of both clients.
             String channel = "redisson_lock__channel:{" + name + "}";
             Await.until(what, LockThread.DEADLINE, () -> scriptRuns() - scriptsBefore >= 2
-                    && (!subscribes || sum(node -> subscribers(node, channel)) >= 1));
+                    && (!subscribes || RedisTraffic.subscribers(nodes, channel) >= 1));
         }
 
         private long sum(ToLongFunction<RedisNode> perNode) {
             return nodes.stream().mapToLong(perNode).sum();
-        }
-
-        private static long subscribers(RedisNode node, String channel) {
-            try (Jedis admin = node.admin()) {
-                return admin.pubsubNumSub(channel).getOrDefault(channel, 0L);
-            }
         }
 
         /** Closes the stage's client, then Redisson, then Jedis, then stops the servers. */
