@@ -92,8 +92,9 @@ public final class Checker {
     /** Pairs of a critical section (a write) and a read of another actor that overlap in time. */
     public static List<Overlap> readsBesideWrites(History history) {
         List<Overlap> overlaps = new ArrayList<>();
+        List<Section> reads = reads(history);
         for (Section write : sections(history)) {
-            for (Section read : reads(history)) {
+            for (Section read : reads) {
                 if (!write.actor.equals(read.actor) && write.from < read.to && read.from < write.to) {
                     overlaps.add(write.from <= read.from ? new Overlap(write, read) : new Overlap(read, write));
                 }

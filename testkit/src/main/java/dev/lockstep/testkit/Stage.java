@@ -1,5 +1,6 @@
 package dev.lockstep.testkit;
 
+import dev.lockstep.DistLock;
 import dev.lockstep.FencedLock;
 import dev.lockstep.Guarantee;
 import dev.lockstep.LockOptions;
@@ -43,17 +44,18 @@ public record Stage(String name, Class<? extends Locks> locksClass) {
 
     /** Whether the stage's locks carry fencing tokens: its {@code get} returns a {@link FencedLock}. */
     public boolean fenced() {
-        try {
-            return FencedLock.class.isAssignableFrom(locksClass.getMethod("get", String.class).getReturnType());
-        } catch (NoSuchMethodException e) {
-            throw new IllegalStateException(locksClass.getName() + " has no get(String)", e);
-        }
+        return hands(FencedLock.class);
     }
 
     /** Whether the stage's locks have a read side: its {@code get} returns a {@link ReadWriteDistLock}. */
     public boolean readWrite() {
+        return hands(ReadWriteDistLock.class);
+    }
+
+    /** Whether the stage's {@code get} declares that it returns a {@code kind}. */
+    private boolean hands(Class<? extends DistLock> kind) {
         try {
-            return ReadWriteDistLock.class.isAssignableFrom(locksClass.getMethod("get", String.class).getReturnType());
+            return kind.isAssignableFrom(locksClass.getMethod("get", String.class).getReturnType());
         } catch (NoSuchMethodException e) {
             throw new IllegalStateException(locksClass.getName() + " has no get(String)", e);
         }

@@ -49,13 +49,24 @@ public final class ReentrantHashLocks extends AbstractLocks {
      *     channel would then land in different Cluster slots
      */
     public static String releaseChannel(String name) {
-        String channel = name.contains("{") ? CHANNEL_PREFIX + name : CHANNEL_PREFIX + "{" + name + "}";
-        if (JedisClusterCRC16.getSlot(channel) != JedisClusterCRC16.getSlot(name)) {
+        return CHANNEL_PREFIX + hashTagged(name);
+    }
+
+    /**
+     * {@code name} as the hash tag of the names Redisson builds around a lock: {@code {name}}, or
+     * the name itself when it brings its own tag. Anything prefixed or suffixed to it hashes to the
+     * lock key's Cluster slot.
+     *
+     * @throws IllegalArgumentException when the name's braces are not a whole hash tag
+     */
+    public static String hashTagged(String name) {
+        String tagged = name.contains("{") ? name : "{" + name + "}";
+        if (JedisClusterCRC16.getSlot(CHANNEL_PREFIX + tagged) != JedisClusterCRC16.getSlot(name)) {
             throw new IllegalArgumentException("name's braces are not a whole Redis hash tag, so its key and release "
                     + "channel would hash to different Cluster slots: write the tag whole, as in 'orders:{eu}', "
                     + "or use no braces; was " + name);
         }
-        return channel;
+        return tagged;
     }
 
     /** Deletes lock {@code key} whoever holds it and announces the release on {@code channel}; true when there was one. */

@@ -20,10 +20,12 @@ final class ReadLock extends PubSubLock {
 
     /** Kept so that a held read lock keeps its write lock, the object the client hands out, alive. */
     private final WriteLock writeLock;
+    private final String timeoutBase;
 
     ReadLock(String name, AbstractLocks client, Watchdog watchdog, Subscriber subscriber, WriteLock writeLock) {
         super(name, client, watchdog, subscriber, RwKeys.channel(name));
         this.writeLock = writeLock;
+        this.timeoutBase = RwKeys.timeoutBase(name);
     }
 
     @Override
@@ -34,18 +36,26 @@ final class ReadLock extends PubSubLock {
     /** The hash and the calling thread's timeout-key prefix. */
     @Override
     protected List<String> lockKeys() {
-        return List.of(key(), RwKeys.timeoutPrefix(name(), threadOwner()));
+        return List.of(key(), RwKeys.timeoutPrefix(timeoutBase, threadOwner()));
     }
 
     @Override
     protected Object unlockScript(String owner) {
-        return UNLOCK.run(redis(), List.of(key(), channel(), RwKeys.timeoutPrefix(name(), owner), RwKeys.timeoutBase(name())),
+        return UNLOCK.run(redis(), List.of(key(), channel(), RwKeys.timeoutPrefix(timeoutBase, owner), timeoutBase),
                 List.of(owner, RwKeys.READ_RELEASED));
     }
 
     @Override
     protected boolean renew(String owner, long leaseMillis) {
-        return Long.valueOf(1).equals(RENEW.run(redis(), List.of(key(), RwKeys.timeoutPrefix(name(), owner)),
-                List.of(Long.toString(leaseMillis), owner, owner)));
+        return renewHold(owner, owner, leaseMillis);
+    }
+
+    /**
+     * Renews {@code owner}'s hold that {@code field} marks (its read count, or its write, for the
+     * write side): the hash, and the timeout keys of the owner's read holds.
+     */
+    boolean renewHold(String owner, String field, long leaseMillis) {
+        return Long.valueOf(1).equals(RENEW.run(redis(), List.of(key(), RwKeys.timeoutPrefix(timeoutBase, owner)),
+                List.of(Long.toString(leaseMillis), owner, field)));
     }
 }

@@ -18,21 +18,19 @@ final class RwKeys {
 
     /** The channel releases are announced on: {@code redisson_rwlock:{name}}. */
     static String channel(String name) {
-        ReentrantHashLocks.releaseChannel(name); // refuses braces that are not a whole hash tag
-        return "redisson_rwlock:" + tagged(name);
+        return "redisson_rwlock:" + ReentrantHashLocks.hashTagged(name);
     }
 
     /** What every timeout key starts with: the name as a hash tag, {@code {name}}. */
     static String timeoutBase(String name) {
-        return tagged(name);
+        return ReentrantHashLocks.hashTagged(name);
     }
 
-    /** The prefix of {@code owner}'s read-hold timeout keys, {@code {name}:owner:rwlock_timeout}: add {@code :1}, {@code :2}... */
-    static String timeoutPrefix(String name, String owner) {
-        return tagged(name) + ":" + owner + ":rwlock_timeout";
-    }
-
-    private static String tagged(String name) {
-        return name.contains("{") ? name : "{" + name + "}";
+    /**
+     * The prefix of {@code owner}'s read-hold timeout keys, {@code {name}:owner:rwlock_timeout}
+     * (add {@code :1}, {@code :2}...), from the lock's {@link #timeoutBase}.
+     */
+    static String timeoutPrefix(String timeoutBase, String owner) {
+        return timeoutBase + ":" + owner + ":rwlock_timeout";
     }
 }

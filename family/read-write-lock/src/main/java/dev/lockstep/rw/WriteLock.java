@@ -19,7 +19,6 @@ final class WriteLock extends PubSubLock implements ReadWriteDistLock {
 
     private static final LuaScript LOCK = LuaScript.load(ReadWriteLocks.class, "write-lock.lua");
     private static final LuaScript UNLOCK = LuaScript.load(ReadWriteLocks.class, "write-unlock.lua");
-    private static final LuaScript RENEW = LuaScript.load(ReadWriteLocks.class, "renew.lua");
 
     private final ReadLock readLock;
 
@@ -56,9 +55,9 @@ final class WriteLock extends PubSubLock implements ReadWriteDistLock {
         return UNLOCK.run(redis(), List.of(key(), channel()), List.of(owner, RwKeys.WRITE_RELEASED));
     }
 
+    /** The read side's renewal, checking this owner's write: a writer that downgraded renews its reads too. */
     @Override
     protected boolean renew(String owner, long leaseMillis) {
-        return Long.valueOf(1).equals(RENEW.run(redis(), List.of(key(), RwKeys.timeoutPrefix(name(), owner)),
-                List.of(Long.toString(leaseMillis), owner, owner + ":write")));
+        return readLock.renewHold(owner, owner + ":write", leaseMillis);
     }
 }

@@ -102,7 +102,7 @@ class SharingTest extends SingleNodeTest {
         assertTrue(explicit.readLock().tryLock(Duration.ZERO, Duration.ofSeconds(20)));
         try (LockThread watched = new LockThread("watched"); Jedis admin = node.admin()) {
             watched.run(watchedClient.get("long-read").readLock()::lock);
-            String timeoutKey = RwKeys.timeoutPrefix("long-read", watchedClient.clientId() + ":" + watched.threadId()) + ":1";
+            String timeoutKey = RwKeys.timeoutPrefix(RwKeys.timeoutBase("long-read"), watchedClient.clientId() + ":" + watched.threadId()) + ":1";
             AtomicLong seen = new AtomicLong(admin.pttl(timeoutKey));
             // A renewal (every 100 ms) raises the watched reader's key again: then the hash has been renewed too.
             Await.until("a renewal of the watched reader", WAIT, () -> {
