@@ -37,6 +37,8 @@ public enum Guarantee {
     SHARED_READS,
     /** A writer gets in while readers keep coming: new readers wait behind a waiting writer. */
     WRITER_NOT_STARVED,
+    /** Waiters get the lock in the order their requests reached Redis: a slow client is not overtaken by faster ones. */
+    FAIR_ORDER,
     /** The lock survives a node that restarts without the lock's key while others are unreachable: no one claims it. */
     RESTART_SAFE
 }

@@ -73,7 +73,7 @@ public class WatchdogLock extends AbstractDistLock {
         long sent = System.nanoTime();
         String owner = threadOwner();
         boolean reentry = holds.isHeld();
-        List<String> args = List.of(Long.toString(lease.millis()), owner, reentry ? "0" : "1");
+        List<String> args = lockArgs(lease, owner, !reentry);
         Object reply = options().syncReplicas() > 0
                 ? lockOnReplicas(args, owner, reentry) : lockScript().run(redis(), lockKeys(), args);
         if (reply instanceof Long holderLease) {
@@ -101,6 +101,14 @@ public class WatchdogLock extends AbstractDistLock {
      */
     protected LuaScript lockScript() {
         return LOCK;
+    }
+
+    /**
+     * The arguments of {@link #lockScript()}: the lease in ms, the owner, and {@code 1} when the
+     * caller holds nothing yet ({@code fresh}) or {@code 0} for a re-entry.
+     */
+    protected List<String> lockArgs(Lease lease, String owner, boolean fresh) {
+        return List.of(Long.toString(lease.millis()), owner, fresh ? "1" : "0");
     }
 
     /** The keys {@link #lockScript()} touches: here the lock's hash alone. */
@@ -182,7 +190,7 @@ public class WatchdogLock extends AbstractDistLock {
 
     /** Stage 3's: deletes the hash and announces the release; a holder here learns at its next renewal. */
     @Override
-    public final boolean forceUnlock() {
+    public boolean forceUnlock() {
         return ask("forceUnlock", () -> ReentrantHashLocks.forceUnlock(redis(), key(), channel));
     }
 

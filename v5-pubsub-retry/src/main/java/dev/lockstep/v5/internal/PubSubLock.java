@@ -44,11 +44,30 @@ public class PubSubLock extends WatchdogLock {
         if (attempt.tryOnce() == null) {
             return true;
         }
+        boolean acquired = false;
         try {
-            return waitNanos != 0 && subscriber.await(channel(), waitNanos,
+            acquired = waitNanos != 0 && subscriber.await(waitChannel(), waitNanos,
                     options().spinInterval().multipliedBy(10), attempt);
+            return acquired;
         } catch (JedisDataException subscriptionRefused) {
             throw new RedisRefusedException(name(), "wait", subscriptionRefused);
+        } finally {
+            if (!acquired) {
+                stoppedWaiting();
+            }
         }
+    }
+
+    /** The channel this thread sleeps on while it waits: the lock's release channel, shared by all its waiters. */
+    protected String waitChannel() {
+        return channel();
+    }
+
+    /**
+     * Called on a thread whose first try found the lock held when it stops waiting without it (timed
+     * out, interrupted, or failed): nothing to undo here, since a waiter leaves no trace in Redis.
+     * Must not throw.
+     */
+    protected void stoppedWaiting() {
     }
 }

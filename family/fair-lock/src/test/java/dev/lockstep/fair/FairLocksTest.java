@@ -1,0 +1,22 @@
+package dev.lockstep.fair;
+
+import static dev.lockstep.Guarantee.EFFICIENT_WAIT;
+import static dev.lockstep.Guarantee.FAIR_ORDER;
+import static dev.lockstep.Guarantee.LEASE_LOSS_SIGNAL;
+import static dev.lockstep.Guarantee.LEASE_RENEWAL;
+import static dev.lockstep.Guarantee.LIVENESS_AFTER_CRASH;
+import static dev.lockstep.Guarantee.OWNER_ONLY_RELEASE;
+import static dev.lockstep.Guarantee.REENTRANT;
+import static dev.lockstep.Guarantee.REPLICATED_ACQUIRE;
+import static dev.lockstep.Guarantee.RETRY_SAFE;
+import static dev.lockstep.Guarantee.WAKE_AFTER_RECONNECT;
+
+import dev.lockstep.testkit.contract.LockContract;
+import dev.lockstep.testkit.contract.StageSpec;
+
+/** The fair lock runs every scenario of an exclusive lock, keeps everything stage 5 promises, and grants in turn. */
+@StageSpec(name = "fair-lock", locks = FairLocks.class, claims = {LIVENESS_AFTER_CRASH, OWNER_ONLY_RELEASE, REENTRANT,
+        LEASE_RENEWAL, LEASE_LOSS_SIGNAL, RETRY_SAFE, EFFICIENT_WAIT, WAKE_AFTER_RECONNECT, REPLICATED_ACQUIRE,
+        FAIR_ORDER})
+class FairLocksTest extends LockContract {
+}
