@@ -71,6 +71,15 @@ public final class ClientProcess implements AutoCloseable {
         history.acquired(name, start, lease == null ? defaultLease : lease, 1, "locked in its own JVM (pid " + process.pid() + ")");
     }
 
+    /**
+     * Asks the child to take {@code lockName} with the stage's default lease and returns at once:
+     * the child waits for the lock (and may die waiting); recorded as a request.
+     */
+    public void requestLock(String lockName) {
+        send("lock " + lockName + " default");
+        history.record(name, Kind.NOTE, "asks for the lock in its own JVM (pid " + process.pid() + ")");
+    }
+
     /** Unlocks {@code lockName} in the child JVM; true when the stage accepted, false when it refused. */
     public boolean unlock(String lockName) {
         long start = history.now();
