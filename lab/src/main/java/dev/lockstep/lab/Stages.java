@@ -1,5 +1,6 @@
 package dev.lockstep.lab;
 
+import dev.lockstep.fair.FairLocks;
 import dev.lockstep.rw.ReadWriteLocks;
 import dev.lockstep.testkit.Stage;
 import dev.lockstep.v1.SetnxLocks;
@@ -22,6 +23,7 @@ final class Stages {
             new Stage("v5-pubsub-retry", PubSubLocks.class),
             new Stage("v6-redlock", RedLocks.class),
             new Stage("v7-fencing", FencedLocks.class),
+            new Stage("fair-lock", FairLocks.class),
             new Stage("read-write-lock", ReadWriteLocks.class));
 
     private Stages() {

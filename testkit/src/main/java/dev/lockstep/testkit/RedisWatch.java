@@ -75,8 +75,10 @@ final class RedisWatch implements AutoCloseable {
 
         @Override
         public void onMessage(String channel, String key) {
-            // The fixture's own marker, and the read-write lock's per-hold timeout keys: the hash tells the story.
-            if (key.startsWith(RedisNode.REPLICATION_MARKER) || key.contains(":rwlock_timeout:")) {
+            // The fixture's own marker, the read-write lock's per-hold timeout keys and the fair lock's
+            // queue: the hash tells the story.
+            if (key.startsWith(RedisNode.REPLICATION_MARKER) || key.contains(":rwlock_timeout:")
+                    || key.startsWith("redisson_lock_queue:") || key.startsWith("redisson_lock_timeout:")) {
                 return;
             }
             if (EXPIRED.equals(channel)) {

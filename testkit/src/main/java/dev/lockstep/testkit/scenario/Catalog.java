@@ -26,7 +26,8 @@ public final class Catalog {
             new TokenFailover(true),
             new ReadersShare(),
             new WriterExcludes(),
-            new WriterStarvation());
+            new WriterStarvation(),
+            new Starvation());
 
     private Catalog() {
     }
