@@ -45,13 +45,13 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
 @TestInstance(TestInstance.Lifecycle.PER_CLASS)
 public abstract class AclContract {
 
-    private static final String NAME = "orders";
     private static final Duration WATCHDOG = Duration.ofMillis(300);
     private static final LockOptions OPTIONS = LockOptions.defaults()
             .withWatchdogTimeout(WATCHDOG).withSpinInterval(Duration.ofMillis(20));
     private static final Duration WAIT = Duration.ofSeconds(5);
 
     private final Stage stage;
+    private final String lockName;
     private final String removed;
     private final AclUser documented;
     private RedisFixture fixture;
@@ -60,7 +60,13 @@ public abstract class AclContract {
 
     /** The contract for stage {@code name} ({@code locks}), which must fail without its rule {@code removed}. */
     protected AclContract(String name, Class<? extends Locks> locks, String removed) {
+        this(name, locks, "orders", removed);
+    }
+
+    /** As above, on the lock called {@code lockName}: the one its lesson's rule names. */
+    protected AclContract(String name, Class<? extends Locks> locks, String lockName, String removed) {
         this.stage = new Stage(name, locks);
+        this.lockName = lockName;
         this.removed = removed;
         this.documented = AclUser.documentedIn(Path.of("README.md"));
     }
@@ -102,8 +108,8 @@ public abstract class AclContract {
     void theDocumentedRuleIsEnough() throws Exception {
         Locks holder = open(documented);
         Locks rival = open(documented);
-        DistLock ours = holder.get(NAME);
-        DistLock theirs = rival.get(NAME);
+        DistLock ours = holder.get(lockName);
+        DistLock theirs = rival.get(lockName);
         Set<Guarantee> claims = holder.guarantees();
         try (LockThread holderThread = new LockThread("holder"); LockThread rivalThread = new LockThread("rival")) {
             holderThread.run(ours::lock);
@@ -134,8 +140,8 @@ public abstract class AclContract {
     void withoutOnePermissionTheCallFailsNamingIt() throws Exception {
         Locks holder = open(documented);
         Locks restricted = open(documented.without(removed));
-        DistLock ours = holder.get(NAME);
-        DistLock theirs = restricted.get(NAME);
+        DistLock ours = holder.get(lockName);
+        DistLock theirs = restricted.get(lockName);
         String permission = removed.substring(1);
         try (LockThread holderThread = new LockThread("holder"); LockThread restrictedThread = new LockThread("restricted")) {
             LockException failed = restrictedThread.call(() -> takeAndRelease(theirs, Duration.ZERO));

@@ -175,9 +175,19 @@ public abstract class LockContract {
 
     // ---- scenarios -------------------------------------------------------------------------
 
+    /**
+     * The scenarios a password or TLS run plays again: those that open another kind of connection
+     * (a child JVM, a client behind a fault link, a resubscription, a replica, a restarted node).
+     * The others differ from the plain run only in how the sockets connect.
+     */
+    private static final Set<String> OVER_EVERY_TRANSPORT = Set.of("crash-holder", "partitioned-holder", "lost-reply",
+            "dropped-subscription", "failover+wait", "restart-amnesia");
+
     @ParameterizedTest(name = "{0}")
     @ArgumentsSource(ScenarioArguments.class)
     void scenario(Scenario scenario) {
+        assumeTrue(security == ServerSecurity.NONE || OVER_EVERY_TRANSPORT.contains(scenario.id()),
+                () -> scenario.id() + " plays alike on any transport: the plain run plays it");
         Outcome outcome = Outcome.run(stage, scenario, fixture);
         scoreboard.add(outcome);
         assumeTrue(scenario.appliesTo(stage), () -> scenario.id() + " needs " + scenario.needs());
