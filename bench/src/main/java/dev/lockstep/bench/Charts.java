@@ -55,6 +55,13 @@ public final class Charts {
         save(stalledNode(results), directory, "v6-stalled-node");
     }
 
+    /** The contended-throughput chart alone, as {@code name.png}: for a run of a few contenders. */
+    static void drawContended(Results results, Path directory, String name, String title) throws IOException {
+        System.setProperty("java.awt.headless", "true");
+        Files.createDirectories(directory);
+        save(throughput(results, "ContendedThroughput.twoClients", title), directory, name);
+    }
+
     private static XYChart throughput(Results results, String benchmark, String title) {
         XYChart chart = xy(title, "threads", "acquisitions per second");
         chart.getStyler().setYAxisLogarithmic(false);

@@ -1,5 +1,6 @@
 package dev.lockstep.bench;
 
+import dev.lockstep.fair.FairLocks;
 import dev.lockstep.v1.SetnxLocks;
 import dev.lockstep.v2.OwnerCheckLocks;
 import dev.lockstep.v3.ReentrantHashLocks;
@@ -10,7 +11,7 @@ import java.util.function.Function;
 import org.redisson.api.RedissonClient;
 import redis.clients.jedis.HostAndPort;
 
-/** What a single-node benchmark sweeps: every single-node stage, and the Redisson locks they are measured against. */
+/** What a single-node benchmark sweeps: every single-node stage, the fair lock, and the Redisson locks they are measured against. */
 public enum Contender {
     V1_SETNX("v1-setnx", address -> LockClient.lockstep(address, SetnxLocks::new)),
     V2_OWNER_CHECK("v2-owner-check", address -> LockClient.lockstep(address, OwnerCheckLocks::new)),
@@ -18,6 +19,7 @@ public enum Contender {
     V4_WATCHDOG("v4-watchdog", address -> LockClient.lockstep(address, WatchdogLocks::new)),
     V5_PUBSUB_RETRY("v5-pubsub-retry", address -> LockClient.lockstep(address, PubSubLocks::new)),
     V7_FENCING("v7-fencing", address -> LockClient.lockstep(address, FencedLocks::new)),
+    FAIR_LOCK("fair-lock", address -> LockClient.lockstep(address, FairLocks::new)),
     REDISSON_LOCK("Redisson RLock", address -> LockClient.redisson(address, RedissonClient::getLock)),
     REDISSON_FAIR_LOCK("Redisson RFairLock", address -> LockClient.redisson(address, RedissonClient::getFairLock)),
     REDISSON_FENCED_LOCK("Redisson RFencedLock", address -> LockClient.redisson(address, RedissonClient::getFencedLock));

@@ -10,6 +10,7 @@ import java.util.Collection;
 import java.util.List;
 import java.util.Locale;
 import java.util.regex.Pattern;
+import java.util.stream.Stream;
 import org.openjdk.jmh.results.RunResult;
 import org.openjdk.jmh.results.format.ResultFormatFactory;
 import org.openjdk.jmh.results.format.ResultFormatType;
@@ -88,8 +89,12 @@ public final class Profile {
 
     public static void main(String[] args) throws RunnerException, IOException {
         if (args.length != 1) {
-            System.err.println("usage: Profile quick|full   (from the repository root)");
+            System.err.println("usage: Profile quick|full|fair-lock   (from the repository root)");
             System.exit(2);
+        }
+        if (args[0].equals("fair-lock")) {
+            fairLock();
+            return;
         }
         Kind kind = Kind.valueOf(args[0].toUpperCase(Locale.ROOT));
         String name = kind.name().toLowerCase(Locale.ROOT);
@@ -121,6 +126,33 @@ public final class Profile {
         System.out.println(machine());
         System.out.printf("%s profile: %s and charts in %s after %s%n", name, json, charts,
                 Duration.ofNanos(System.nanoTime() - started).withNanos(0));
+    }
+
+    /**
+     * The fair lock beside stage 5 and Redisson's RLock and RFairLock, in one run of about six
+     * minutes: contended throughput over 1 to 16 threads (three 2 s measurements each), and the
+     * handoff. Writes {@code bench/results/fair-lock.json} and its chart; {@link Tables} prints it.
+     */
+    private static void fairLock() throws RunnerException, IOException {
+        String[] contenders = Stream.of(Contender.V5_PUBSUB_RETRY, Contender.FAIR_LOCK, Contender.REDISSON_LOCK,
+                Contender.REDISSON_FAIR_LOCK).map(Contender::name).toArray(String[]::new);
+        Kind kind = Kind.QUICK;
+        Path json = Path.of("bench", "results", "fair-lock.json");
+        long started = System.nanoTime();
+        System.out.println(machine());
+        List<RunResult> results = new ArrayList<>(run(kind.options(RoundTrip.class, "ping")));
+        for (int threads : THREADS) {
+            results.addAll(run(kind.options(ContendedThroughput.class, "twoClients").param("contender", contenders)
+                    .measurementIterations(3).measurementTime(TimeValue.seconds(2)).threadGroups(split(threads))));
+        }
+        results.addAll(run(kind.options(Handoff.class, "twoClients").param("contender", contenders)
+                .measurementTime(kind.handoffTime)));
+        Files.createDirectories(json.getParent());
+        ResultFormatFactory.getInstance(ResultFormatType.JSON, json.toString()).writeOut(results);
+        Charts.drawContended(Results.read(json), Path.of("docs", "img"), "fair-lock-throughput",
+                "One lock, threads split over two clients: the fair lock");
+        System.out.println(machine());
+        System.out.printf("fair-lock run: %s and docs/img/fair-lock-throughput.png after %s%n", json, Duration.ofNanos(System.nanoTime() - started).withNanos(0));
     }
 
     /** {@code threads} over clients A and B, A taking the odd one. */

@@ -34,16 +34,28 @@ public final class Tables {
             System.err.println("usage: Tables RESULTS.json");
             System.exit(2);
         }
-        Tables tables = new Tables(Results.read(Path.of(args[0])));
+        Results results = Results.read(Path.of(args[0]));
+        Tables tables = new Tables(results);
+        // A run of a few benchmarks (Profile fair-lock) gets the tables of those it has.
         tables.roundTrip();
-        tables.uncontended();
+        if (has(results, "Uncontended.lockUnlock")) {
+            tables.uncontended();
+        }
         tables.throughput(CONTENDED, "Contended throughput: one lock");
         tables.timePerAcquisition();
         tables.work();
         tables.fairness();
-        tables.throughput(INDEPENDENT, "Independent locks: one lock per thread");
+        if (has(results, INDEPENDENT)) {
+            tables.throughput(INDEPENDENT, "Independent locks: one lock per thread");
+        }
         tables.handoff();
-        tables.quorum();
+        if (has(results, "QuorumAcquire.acquire")) {
+            tables.quorum();
+        }
+    }
+
+    private static boolean has(Results results, String benchmark) {
+        return !results.of(benchmark).isEmpty();
     }
 
     private void roundTrip() {
@@ -99,12 +111,16 @@ public final class Tables {
         headerRow(threadColumns(threads));
         for (Contender contender : Contender.values()) {
             String[] cells = cells(contender, threads.size());
+            boolean measured = false;
             for (int i = 0; i < threads.size(); i++) {
                 int count = threads.get(i);
-                cells[i + 1] = results.find(benchmark, "contender", contender.name(), count)
-                        .map(run -> cell.apply(run, count)).orElse("");
+                Optional<Run> run = results.find(benchmark, "contender", contender.name(), count);
+                cells[i + 1] = run.map(r -> cell.apply(r, count)).orElse("");
+                measured |= run.isPresent();
             }
-            row(cells);
+            if (measured) {
+                row(cells);
+            }
         }
         System.out.println();
     }
@@ -130,10 +146,10 @@ public final class Tables {
         headerRow("contender", "median ms", "p90 ms", "mean ms", "median / RLock's", "median / RTT");
         Run baseline = results.get("Handoff.twoClients", "contender", BASELINE, 2);
         for (Contender contender : Contender.values()) {
-            Run run = results.get("Handoff.twoClients", "contender", contender.name(), 2);
-            row(contender.label(), number(run.primary().p50() / 1000), number(run.primary().p90() / 1000),
-                    number(run.primary().score() / 1000), ratio(run.primary().p50() / baseline.primary().p50()),
-                    number(run.primary().p50() / rtt));
+            results.find("Handoff.twoClients", "contender", contender.name(), 2).ifPresent(run ->
+                    row(contender.label(), number(run.primary().p50() / 1000), number(run.primary().p90() / 1000),
+                            number(run.primary().score() / 1000), ratio(run.primary().p50() / baseline.primary().p50()),
+                            number(run.primary().p50() / rtt)));
         }
         System.out.println();
     }

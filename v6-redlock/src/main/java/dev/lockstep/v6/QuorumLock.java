@@ -165,7 +165,7 @@ final class QuorumLock extends AbstractDistLock {
             return true;
         }
         try {
-            return waitNanos != 0 && client.subscriber().await(channel, waitNanos, options().nodeTimeout(), attempt);
+            return waitNanos != 0 && client.subscriber().await(channel, waitNanos, options().nodeTimeout(), attempt, attempt);
         } catch (JedisDataException subscriptionRefused) {
             throw new RedisRefusedException(name(), "wait", subscriptionRefused);
         }

@@ -28,13 +28,23 @@ final class FairLock extends PubSubLock {
     private static final LuaScript LEAVE = LuaScript.load(FairLocks.class, "leave-queue.lua");
     private static final LuaScript FORCE_UNLOCK = LuaScript.load(FairLocks.class, "force-unlock.lua");
 
+    /** What the lock script answers a waiter that has just joined behind others. */
+    private static final long JOINED_BEHIND = -1;
+
     private final String waiterTimeoutMillis;
+    /** How long a waiter sleeps at most before it asks again: a third of the waiter timeout, in ms. */
+    private final long third;
+    /** The hash, the queue, the waiters' deadlines, and the prefix of the waiters' channels. */
     private final List<String> keys;
+    /** The hash, the queue and the channel prefix: what a release touches. */
+    private final List<String> releaseKeys;
 
     FairLock(String name, AbstractLocks client, Watchdog watchdog, Subscriber subscriber, Duration waiterTimeout) {
         super(name, client, watchdog, subscriber);
         this.waiterTimeoutMillis = Long.toString(waiterTimeout.toMillis());
+        this.third = waiterTimeout.toMillis() / 3;
         this.keys = List.of(key(), FairKeys.queue(name), FairKeys.deadlines(name), channel());
+        this.releaseKeys = List.of(key(), FairKeys.queue(name), channel());
     }
 
     @Override
@@ -56,6 +66,33 @@ final class FairLock extends PubSubLock {
         return args;
     }
 
+    /**
+     * Once listening, a waiter that joined behind others ({@code -1}) first looks whether it became
+     * the head of the queue meanwhile ({@code LINDEX}), and tries only then: a release meant for it
+     * may have been announced before it listened. A look is a sixth of the Redis work of a full try,
+     * and most waiters of a long queue are not the head yet. One that is not sleeps a third of the
+     * waiter timeout at most: a live head's deadline is further away than that, so a dead head is
+     * still dropped in time.
+     */
+    @Override
+    protected Subscriber.Attempt onceListening(long reply, Subscriber.Attempt attempt) {
+        if (reply != JOINED_BEHIND) {
+            return attempt;
+        }
+        return () -> {
+            String head;
+            try {
+                head = redis().lindex(keys.get(1), 0);
+            } catch (RuntimeException lookFailed) {
+                return attempt.tryOnce();
+            }
+            if (threadOwner().equals(head)) {
+                return attempt.tryOnce();
+            }
+            return third;
+        };
+    }
+
     /** A channel of the thread's own, {@code redisson_lock__channel:{name}:owner}: a release wakes the head alone. */
     @Override
     protected String waitChannel() {
@@ -74,13 +111,13 @@ final class FairLock extends PubSubLock {
 
     @Override
     protected Object unlockScript(String owner) {
-        return UNLOCK.run(redis(), keys, List.of(owner, ReentrantHashLocks.RELEASED));
+        return UNLOCK.run(redis(), releaseKeys, List.of(owner, ReentrantHashLocks.RELEASED));
     }
 
     /** Deletes the hash and wakes the head of the queue; a holder here learns at its next renewal. */
     @Override
     public boolean forceUnlock() {
-        return ask("forceUnlock", () -> Long.valueOf(1).equals(FORCE_UNLOCK.run(redis(),
-                List.of(key(), keys.get(1), channel()), List.of(ReentrantHashLocks.RELEASED))));
+        return ask("forceUnlock", () -> Long.valueOf(1).equals(FORCE_UNLOCK.run(redis(), releaseKeys,
+                List.of(ReentrantHashLocks.RELEASED))));
     }
 }

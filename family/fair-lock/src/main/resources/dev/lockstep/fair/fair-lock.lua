@@ -1,34 +1,40 @@
 -- Take the lock in turn. Waiters queue in a list, and each has a deadline in a sorted set: the
 -- server's time when it last asked, plus the waiter timeout. A live waiter asks again before its
--- deadline; a dead one stops, and the first request after its deadline drops it from the queue.
+-- deadline; a dead one stops, and a request that finds it at the head after its deadline drops it.
 -- KEYS[1] the lock hash; KEYS[2] the queue (a list of owners); KEYS[3] the waiters' deadlines (ms).
 -- ARGV[1] lease in ms; ARGV[2] the owner field; ARGV[3] '1' when the caller holds nothing, '0' for
 -- a re-entry (as stage 4); ARGV[4] the waiter timeout in ms.
--- Returns nil when taken (lease reset), else how many ms to sleep before asking again.
-local time = redis.call('time')
-local now = tonumber(time[1]) * 1000 + math.floor(tonumber(time[2]) / 1000)
+-- Returns nil when taken (lease reset), else how many ms to sleep before asking again, or -1 for a
+-- waiter that has just joined behind others.
+local owner = ARGV[2]
 local waiterTimeout = tonumber(ARGV[4])
 
--- Drop dead waiters from the head of the queue. A head without a deadline is dead too.
-while true do
-    local head = redis.call('lindex', KEYS[2], 0)
-    if not head then
-        break
-    end
-    local deadline = redis.call('zscore', KEYS[3], head)
-    if deadline and tonumber(deadline) > now then
-        break
-    end
-    redis.call('lpop', KEYS[2])
-    redis.call('zrem', KEYS[3], head)
+local function now()
+    local time = redis.call('time')
+    return tonumber(time[1]) * 1000 + math.floor(tonumber(time[2]) / 1000)
 end
 
+-- The head of the queue after dropping the dead ones (their deadline passed, or they have none).
+local function liveHead(head, at)
+    while head do
+        local deadline = redis.call('zscore', KEYS[3], head)
+        if deadline and tonumber(deadline) > at then
+            return head, tonumber(deadline)
+        end
+        redis.call('lpop', KEYS[2])
+        redis.call('zrem', KEYS[3], head)
+        head = redis.call('lindex', KEYS[2], 0)
+    end
+    return nil
+end
+
+local held = redis.call('exists', KEYS[1]) == 1
 -- Re-entry, or a leftover field of the caller's own (stage 4's take-over): the queue has no say.
-if redis.call('hexists', KEYS[1], ARGV[2]) == 1 then
+if held and redis.call('hexists', KEYS[1], owner) == 1 then
     if ARGV[3] == '1' then
-        redis.call('hset', KEYS[1], ARGV[2], 1)
+        redis.call('hset', KEYS[1], owner, 1)
     else
-        redis.call('hincrby', KEYS[1], ARGV[2], 1)
+        redis.call('hincrby', KEYS[1], owner, 1)
     end
     redis.call('pexpire', KEYS[1], ARGV[1])
     return nil
@@ -36,36 +42,47 @@ end
 
 -- A free lock goes to the head of the queue, or to anyone when nobody queues.
 local head = redis.call('lindex', KEYS[2], 0)
-if redis.call('exists', KEYS[1]) == 0 and (not head or head == ARGV[2]) then
+local at = nil
+if not held and head and head ~= owner then
+    at = now()
+    head = liveHead(head, at)
+end
+if not held and (not head or head == owner) then
     if head then
         redis.call('lpop', KEYS[2])
-        redis.call('zrem', KEYS[3], ARGV[2])
+        redis.call('zrem', KEYS[3], owner)
     end
-    redis.call('hset', KEYS[1], ARGV[2], 1)
+    redis.call('hset', KEYS[1], owner, 1)
     redis.call('pexpire', KEYS[1], ARGV[1])
     return nil
 end
 
 -- Wait: join the tail, or keep one's place with a fresh deadline.
-if redis.call('zadd', KEYS[3], now + waiterTimeout, ARGV[2]) == 1 then
-    redis.call('rpush', KEYS[2], ARGV[2])
+at = at or now()
+local joinedBehind = redis.call('zadd', KEYS[3], at + waiterTimeout, owner) == 1
+        and redis.call('rpush', KEYS[2], owner) > 1
+-- The queue outlives every deadline in it (Redisson's waiters may set later ones than ours).
+if redis.call('pttl', KEYS[2]) < waiterTimeout then
+    local last = redis.call('zrange', KEYS[3], -1, -1, 'withscores')
+    local keep = math.max(2 * waiterTimeout, tonumber(last[2]) - at)
+    redis.call('pexpire', KEYS[2], keep)
+    redis.call('pexpire', KEYS[3], keep)
 end
--- The queue lives as long as its last deadline (Redisson's waiters may set later ones).
-local last = redis.call('zrange', KEYS[3], -1, -1, 'withscores')
-local keep = math.max(waiterTimeout, tonumber(last[2]) - now)
-redis.call('pexpire', KEYS[2], keep)
-redis.call('pexpire', KEYS[3], keep)
+if joinedBehind then
+    -- The head is woken first.
+    return -1
+end
 
--- Ask again before one's own deadline; the head sooner if the lease ends first (its release
--- is announced to the head alone); the others when the head's deadline passes, in case it died.
-head = redis.call('lindex', KEYS[2], 0)
-local sleep = math.floor(waiterTimeout / 3)
-if head == ARGV[2] then
-    local lease = redis.call('pttl', KEYS[1])
-    if lease >= 0 then
-        sleep = math.min(sleep, lease)
+-- How long to sleep: at most a third of the waiter timeout, so a live waiter asks again in time.
+-- The head is woken by the release, so it sleeps no longer than the holder's lease. The others ask
+-- again when the head's deadline passes, in case it died and must be dropped.
+local third = math.floor(waiterTimeout / 3)
+if head and head ~= owner then
+    local deadline
+    head, deadline = liveHead(head, at)
+    if head and head ~= owner then
+        return math.min(third, deadline - at)
     end
-else
-    sleep = math.min(sleep, tonumber(redis.call('zscore', KEYS[3], head)) - now)
 end
-return math.max(sleep, 0)
+local lease = redis.call('pttl', KEYS[1])
+return lease >= 0 and math.min(third, lease) or third

@@ -7,12 +7,12 @@ import static org.junit.jupiter.api.Assertions.assertFalse;
 import dev.lockstep.DistLock;
 import dev.lockstep.LockOptions;
 import dev.lockstep.testkit.Await;
+import dev.lockstep.testkit.InteropGround;
 import dev.lockstep.testkit.LockThread;
-import dev.lockstep.testkit.RedisClusterFixture;
-import dev.lockstep.testkit.RedisFixture;
 import dev.lockstep.testkit.RedisNode;
 import dev.lockstep.testkit.RedisTraffic;
 import dev.lockstep.testkit.RedissonClients;
+import dev.lockstep.testkit.Stage;
 import dev.lockstep.v3.ReentrantHashLocks;
 import java.time.Duration;
 import java.util.List;
@@ -39,54 +39,39 @@ class RedissonInteropTest {
     private static final Duration WAIT = Duration.ofSeconds(10);
     private static final Duration LEASE = Duration.ofSeconds(30);
 
-    private RedisFixture fixture;
-    private RedisNode node;
-    private RedisClusterFixture cluster;
-    private UnifiedJedis serverRedis;
-    private UnifiedJedis clusterRedis;
-    private RedissonClient serverRedisson;
-    private RedissonClient clusterRedisson;
-    private FairLocks serverLocks;
-    private FairLocks clusterLocks;
+    private static final Stage STAGE = new Stage("fair-lock", FairLocks.class);
+
+    private InteropGround server;
+    private InteropGround cluster;
 
     @BeforeAll
     void start() {
-        fixture = RedisFixture.processes();
-        node = fixture.start();
-        serverRedis = node.newClient();
-        serverRedisson = RedissonClients.single(node.address());
-        serverLocks = new FairLocks(serverRedis, LockOptions.defaults());
-        cluster = RedisClusterFixture.start(3);
-        clusterRedis = cluster.newClient();
-        clusterRedisson = RedissonClients.cluster(cluster.addresses());
-        clusterLocks = new FairLocks(clusterRedis, LockOptions.defaults());
+        server = InteropGround.server(STAGE, LockOptions.defaults());
+        cluster = InteropGround.cluster(STAGE, LockOptions.defaults());
     }
 
     @AfterAll
     void stop() {
-        serverLocks.close();
-        clusterLocks.close();
-        serverRedisson.shutdown();
-        clusterRedisson.shutdown();
-        serverRedis.close();
-        clusterRedis.close();
-        fixture.close();
+        server.close();
         cluster.close();
         RedissonClients.awaitAllShutDown();
     }
 
     @Test
     void onAServer() throws Exception {
-        playAll(serverRedisson, serverLocks, serverRedis, List.of(node), "server");
+        playAll(server, "server");
     }
 
     @Test
     void onACluster() throws Exception {
-        playAll(clusterRedisson, clusterLocks, clusterRedis, cluster.masters(), "cluster");
+        playAll(cluster, "cluster");
     }
 
-    private static void playAll(RedissonClient redisson, FairLocks locks, UnifiedJedis redis, List<RedisNode> nodes,
-                                String where) throws Exception {
+    private static void playAll(InteropGround ground, String where) throws Exception {
+        RedissonClient redisson = ground.redisson();
+        FairLocks locks = (FairLocks) ground.locks();
+        UnifiedJedis redis = ground.redis();
+        List<RedisNode> nodes = ground.nodes();
         for (String name : new String[] {"orders", "orders:{eu}"}) {
             Queue queue = new Queue(redis, nodes, name);
             eachExcludesTheOther(redisson.getFairLock(name), locks.get(name));

@@ -7,12 +7,12 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
 import dev.lockstep.LockOptions;
 import dev.lockstep.ReadWriteDistLock;
 import dev.lockstep.testkit.Await;
+import dev.lockstep.testkit.InteropGround;
 import dev.lockstep.testkit.LockThread;
-import dev.lockstep.testkit.RedisClusterFixture;
-import dev.lockstep.testkit.RedisFixture;
 import dev.lockstep.testkit.RedisNode;
 import dev.lockstep.testkit.RedisTraffic;
 import dev.lockstep.testkit.RedissonClients;
+import dev.lockstep.testkit.Stage;
 import java.time.Duration;
 import java.util.List;
 import java.util.concurrent.Future;
@@ -37,54 +37,39 @@ class RedissonInteropTest {
     private static final long WAIT_MS = 10_000;
     private static final long LEASE_MS = 30_000;
 
-    private RedisFixture fixture;
-    private RedisNode node;
-    private RedisClusterFixture cluster;
-    private UnifiedJedis serverRedis;
-    private UnifiedJedis clusterRedis;
-    private RedissonClient serverRedisson;
-    private RedissonClient clusterRedisson;
-    private ReadWriteLocks serverLocks;
-    private ReadWriteLocks clusterLocks;
+    private static final Stage STAGE = new Stage("read-write-lock", ReadWriteLocks.class);
+
+    private InteropGround server;
+    private InteropGround cluster;
 
     @BeforeAll
     void start() {
-        fixture = RedisFixture.processes();
-        node = fixture.start();
-        serverRedis = node.newClient();
-        serverRedisson = RedissonClients.single(node.address());
-        serverLocks = new ReadWriteLocks(serverRedis, LockOptions.defaults());
-        cluster = RedisClusterFixture.start(3);
-        clusterRedis = cluster.newClient();
-        clusterRedisson = RedissonClients.cluster(cluster.addresses());
-        clusterLocks = new ReadWriteLocks(clusterRedis, LockOptions.defaults());
+        server = InteropGround.server(STAGE, LockOptions.defaults());
+        cluster = InteropGround.cluster(STAGE, LockOptions.defaults());
     }
 
     @AfterAll
     void stop() {
-        serverLocks.close();
-        clusterLocks.close();
-        serverRedisson.shutdown();
-        clusterRedisson.shutdown();
-        serverRedis.close();
-        clusterRedis.close();
-        fixture.close();
+        server.close();
         cluster.close();
         RedissonClients.awaitAllShutDown();
     }
 
     @Test
     void onAServer() throws Exception {
-        playAll(serverRedisson, serverLocks, serverRedis, List.of(node), "server");
+        playAll(server, "server");
     }
 
     @Test
     void onACluster() throws Exception {
-        playAll(clusterRedisson, clusterLocks, clusterRedis, cluster.masters(), "cluster");
+        playAll(cluster, "cluster");
     }
 
-    private static void playAll(RedissonClient redisson, ReadWriteLocks locks, UnifiedJedis redis, List<RedisNode> nodes,
-                                String where) throws Exception {
+    private static void playAll(InteropGround ground, String where) throws Exception {
+        RedissonClient redisson = ground.redisson();
+        ReadWriteLocks locks = (ReadWriteLocks) ground.locks();
+        UnifiedJedis redis = ground.redis();
+        List<RedisNode> nodes = ground.nodes();
         for (String name : new String[] {"stock", "stock:{eu}"}) {
             readersShare(redisson.getReadWriteLock(name), locks.get(name));
             writersExclude(redisson.getReadWriteLock(name), locks.get(name));

@@ -8,32 +8,23 @@ import dev.lockstep.Guarantee;
 import dev.lockstep.LockOptions;
 import dev.lockstep.Locks;
 import dev.lockstep.testkit.Await;
+import dev.lockstep.testkit.InteropGround;
 import dev.lockstep.testkit.LockThread;
-import dev.lockstep.testkit.RedisClusterFixture;
-import dev.lockstep.testkit.RedisFixture;
-import dev.lockstep.testkit.RedisNode;
 import dev.lockstep.testkit.RedisTraffic;
 import dev.lockstep.testkit.RedissonClients;
 import dev.lockstep.testkit.Stage;
 import java.time.Duration;
-import java.util.ArrayList;
 import java.util.EnumMap;
-import java.util.List;
 import java.util.Map;
 import java.util.concurrent.Callable;
 import java.util.concurrent.Future;
 import java.util.concurrent.TimeUnit;
-import java.util.function.Supplier;
-import java.util.function.ToLongFunction;
 import org.junit.jupiter.api.AfterAll;
 import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.TestInstance;
 import org.junit.jupiter.params.ParameterizedTest;
 import org.junit.jupiter.params.provider.EnumSource;
 import org.redisson.api.RLock;
-import org.redisson.api.RedissonClient;
-import redis.clients.jedis.Jedis;
-import redis.clients.jedis.UnifiedJedis;
 
 /**
  * Redisson's {@code getLock(name)} and a stage's {@code get(name)} are one lock: they exclude each
@@ -64,7 +55,7 @@ public abstract class RedissonInteropContract {
     /** Where both clients run. */
     public enum Topology { SERVER, CLUSTER }
 
-    private final Map<Topology, Ground> grounds = new EnumMap<>(Topology.class);
+    private final Map<Topology, InteropGround> grounds = new EnumMap<>(Topology.class);
     private final Stage stage;
 
     /** The contract for stage {@code name}, whose entry point is {@code locks}. */
@@ -74,23 +65,24 @@ public abstract class RedissonInteropContract {
 
     @BeforeAll
     void start() {
-        grounds.put(Topology.SERVER, Ground.server(stage));
-        grounds.put(Topology.CLUSTER, Ground.cluster(stage));
+        LockOptions options = LockOptions.defaults().withSpinInterval(SPIN);
+        grounds.put(Topology.SERVER, InteropGround.server(stage, options));
+        grounds.put(Topology.CLUSTER, InteropGround.cluster(stage, options));
     }
 
     @AfterAll
     void stop() {
-        grounds.values().forEach(Ground::close);
+        grounds.values().forEach(InteropGround::close);
         RedissonClients.awaitAllShutDown();
     }
 
     @ParameterizedTest
     @EnumSource(Topology.class)
     void eachExcludesTheOther(Topology topology) throws Exception {
-        Ground ground = grounds.get(topology);
+        InteropGround ground = grounds.get(topology);
         String name = "orders";
-        RLock theirs = ground.redisson.getLock(name);
-        DistLock ours = ground.locks.get(name);
+        RLock theirs = ground.redisson().getLock(name);
+        DistLock ours = ground.locks().get(name);
         try (LockThread redissonThread = new LockThread("redisson"); LockThread oursThread = new LockThread(stage.name())) {
             oursThread.run(() -> ours.lock(LEASE));
             assertFalse(redissonThread.call(() -> theirs.tryLock(SHORT_WAIT.toMillis(), LEASE.toMillis(),
@@ -102,13 +94,13 @@ public abstract class RedissonInteropContract {
                     stage.name() + " took a lock Redisson holds");
             redissonThread.run(theirs::unlock);
         }
-        assertFalse(ground.redis.exists(name), "the lock outlived both unlocks");
+        assertFalse(ground.redis().exists(name), "the lock outlived both unlocks");
     }
 
     @ParameterizedTest
     @EnumSource(Topology.class)
     void aRedissonWaiterWakesOnOurUnlock(Topology topology) throws Exception {
-        Ground ground = grounds.get(topology);
+        InteropGround ground = grounds.get(topology);
         String name = "orders-redisson-waits";
         assertTheReleaseWakes(ground, topology, name, ours(ground, name), redisson(ground, name));
     }
@@ -116,20 +108,20 @@ public abstract class RedissonInteropContract {
     @ParameterizedTest
     @EnumSource(Topology.class)
     void ourWaiterWakesOnRedissonsUnlock(Topology topology) throws Exception {
-        Ground ground = grounds.get(topology);
+        InteropGround ground = grounds.get(topology);
         String name = "orders-lockstep-waits";
         assertTheReleaseWakes(ground, topology, name, redisson(ground, name), ours(ground, name));
     }
 
     /** {@code holder} holds; {@code waiter} waits, asleep or polling; {@code holder}'s unlock must let it in at once. */
-    private static void assertTheReleaseWakes(Ground ground, Topology topology, String name, Side holder, Side waiter)
+    private static void assertTheReleaseWakes(InteropGround ground, Topology topology, String name, Side holder, Side waiter)
             throws Exception {
         try (LockThread holderThread = new LockThread(holder.who()); LockThread waiterThread = new LockThread(waiter.who())) {
             holderThread.run(holder.lock());
-            long scriptsBefore = ground.scriptRuns();
+            long scriptsBefore = scriptRuns(ground);
             Future<Long> acquiredAt = waiterThread.submit(() -> waiter.waitToLock().call() ? System.nanoTime() : -1L);
             // A waiter tries, subscribes (if it listens) and tries again before it sleeps.
-            ground.awaitAsleep(waiter.who() + "'s waiter is waiting", name, scriptsBefore, waiter.listens());
+            awaitAsleep(ground, waiter.who() + "'s waiter is waiting", name, scriptsBefore, waiter.listens());
 
             long releasedAt = System.nanoTime();
             holderThread.run(holder.unlock());
@@ -137,21 +129,21 @@ public abstract class RedissonInteropContract {
                     waiter.who() + "'s waiter, after " + holder.who() + "'s unlock on " + topology);
             waiterThread.run(waiter.unlock());
         }
-        assertFalse(ground.redis.exists(name), "the lock outlived both unlocks");
+        assertFalse(ground.redis().exists(name), "the lock outlived both unlocks");
     }
 
     /** Redisson's side of lock {@code name}: a 30 s lease, a wait of {@link #WAIT}. */
-    private static Side redisson(Ground ground, String name) {
-        RLock lock = ground.redisson.getLock(name);
+    private static Side redisson(InteropGround ground, String name) {
+        RLock lock = ground.redisson().getLock(name);
         return new Side("Redisson", () -> lock.lock(LEASE.toMillis(), TimeUnit.MILLISECONDS),
                 () -> lock.tryLock(WAIT.toMillis(), LEASE.toMillis(), TimeUnit.MILLISECONDS), lock::unlock, true);
     }
 
     /** The stage's side of lock {@code name}: the same lease and wait; it listens from stage 5 on, else polls. */
-    private Side ours(Ground ground, String name) {
-        DistLock lock = ground.locks.get(name);
+    private Side ours(InteropGround ground, String name) {
+        DistLock lock = ground.locks().get(name);
         return new Side(stage.name(), () -> lock.lock(LEASE), () -> lock.tryLock(WAIT, LEASE), lock::unlock,
-                ground.locks.guarantees().contains(Guarantee.EFFICIENT_WAIT));
+                ground.locks().guarantees().contains(Guarantee.EFFICIENT_WAIT));
     }
 
     /** One client's way with a lock: take it, wait for it, let it go, and whether its waiter listens on the channel. */
@@ -168,89 +160,19 @@ public abstract class RedissonInteropContract {
                 + "was sent, more than " + WOKEN_WITHIN.toMillis() + " ms: the release did not wake it");
     }
 
-    /** Both clients on one topology, and the nodes to look at. */
-    private static final class Ground implements AutoCloseable {
+    private static long scriptRuns(InteropGround ground) {
+        return ground.nodes().stream().mapToLong(RedisTraffic::scriptRuns).sum();
+    }
 
-        private final UnifiedJedis redis;
-        private final RedissonClient redisson;
-        private final Locks locks;
-        private final List<RedisNode> nodes;
-        private final List<AutoCloseable> closers;
-
-        private Ground(UnifiedJedis redis, RedissonClient redisson, Locks locks, List<RedisNode> nodes,
-                       List<AutoCloseable> closers) {
-            this.redis = redis;
-            this.redisson = redisson;
-            this.locks = locks;
-            this.nodes = nodes;
-            this.closers = closers;
-        }
-
-        static Ground server(Stage stage) {
-            RedisFixture fixture = RedisFixture.processes();
-            RedisNode node;
-            try {
-                node = fixture.start();
-            } catch (RuntimeException e) {
-                fixture.close();
-                throw e;
-            }
-            return start(stage, fixture, List.of(node), node::newClient, () -> RedissonClients.single(node.address()));
-        }
-
-        static Ground cluster(Stage stage) {
-            RedisClusterFixture cluster = RedisClusterFixture.start(3);
-            return start(stage, cluster, cluster.masters(), cluster::newClient,
-                    () -> RedissonClients.cluster(cluster.addresses()));
-        }
-
-        /** Both clients and the stage's {@link Locks} on {@code servers}; everything is closed again if one fails. */
-        private static Ground start(Stage stage, AutoCloseable servers, List<RedisNode> nodes,
-                                    Supplier<UnifiedJedis> jedis, Supplier<RedissonClient> redissonClient) {
-            List<AutoCloseable> closers = new ArrayList<>(List.of(servers));
-            try {
-                UnifiedJedis redis = jedis.get();
-                closers.add(redis);
-                RedissonClient redisson = redissonClient.get();
-                closers.add(redisson::shutdown);
-                Locks locks = stage.open(redis, LockOptions.defaults().withSpinInterval(SPIN));
-                closers.add(locks);
-                return new Ground(redis, redisson, locks, nodes, closers);
-            } catch (RuntimeException e) {
-                new Ground(null, null, null, List.of(), closers).close();
-                throw e;
-            }
-        }
-
-        long scriptRuns() {
-            return sum(RedisTraffic::scriptRuns);
-        }
-
-        /**
-         * The waiter tried twice since {@code scriptsBefore} (before and after subscribing, or two
-         * polls) and, if {@code subscribes}, listens on the lock's channel: it waits, or is about to.
-         */
-        void awaitAsleep(String what, String name, long scriptsBefore, boolean subscribes) {
-            // Redisson's release channel of a name without braces, written out here as a cross-check of both clients.
-            String channel = "redisson_lock__channel:{" + name + "}";
-            Await.until(what, LockThread.DEADLINE, () -> scriptRuns() - scriptsBefore >= 2
-                    && (!subscribes || RedisTraffic.subscribers(nodes, channel) >= 1));
-        }
-
-        private long sum(ToLongFunction<RedisNode> perNode) {
-            return nodes.stream().mapToLong(perNode).sum();
-        }
-
-        /** Closes the stage's client, then Redisson, then Jedis, then stops the servers. */
-        @Override
-        public void close() {
-            for (int i = closers.size() - 1; i >= 0; i--) {
-                try {
-                    closers.get(i).close();
-                } catch (Exception e) {
-                    // Keep closing the rest: one stuck client must not leave servers running.
-                }
-            }
-        }
+    /**
+     * The waiter tried twice since {@code scriptsBefore} (before and after subscribing, or two
+     * polls) and, if {@code subscribes}, listens on the lock's channel: it waits, or is about to.
+     */
+    private static void awaitAsleep(InteropGround ground, String what, String name, long scriptsBefore,
+                                    boolean subscribes) {
+        // Redisson's release channel of a name without braces, written out here as a cross-check of both clients.
+        String channel = "redisson_lock__channel:{" + name + "}";
+        Await.until(what, LockThread.DEADLINE, () -> scriptRuns(ground) - scriptsBefore >= 2
+                && (!subscribes || RedisTraffic.subscribers(ground.nodes(), channel) >= 1));
     }
 }

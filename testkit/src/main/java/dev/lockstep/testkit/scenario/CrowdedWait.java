@@ -29,7 +29,8 @@ import java.util.concurrent.Future;
  * clients that is 2 + 2 + 2 = 6 requests per acquisition whatever the number of waiters; the
  * limit allows one more. A quorum lock counts per node and may also take back a losing round's
  * grants: once per other client and release, and once per waiter in the opening race where all
- * sixteen try at once: two more. A spinning waiter instead tries
+ * sixteen try at once: two more. A fair lock's waiters each subscribe to a channel of their own,
+ * and unsubscribe: two more. A spinning waiter instead tries
  * every spin interval for as long as it waits: about (waiters still waiting) x (hold / spin
  * interval) tries per acquisition, which with 16 waiters, {@value #HOLD_MILLIS} ms holds and the
  * default 100 ms spin is well above the limit and grows with the crowd. The wake-up lag of a
@@ -48,6 +49,11 @@ public final class CrowdedWait extends Scenario {
     private static final double REQUEST_LIMIT = 2 + 2 + CLIENTS + 1;
     /** A quorum lock may also take back losing grants: once per other client and release, once in the opening race. */
     private static final double QUORUM_UNDO = CLIENTS - 1 + 1;
+    /**
+     * A fair lock wakes the head of its queue alone, so each waiter listens on a channel of its own:
+     * it subscribes and unsubscribes once per acquisition, where stage 5's waiters of one client share one.
+     */
+    private static final double OWN_CHANNEL = 2;
     private static final long LAG_LIMIT_MILLIS = 30;
     private static final Duration DEADLINE = Duration.ofSeconds(60);
 
@@ -101,7 +107,8 @@ public final class CrowdedWait extends Scenario {
         }
         // Per node: a quorum lock asks every node, and each node sees one lock's worth of traffic.
         double perAcquisition = (double) requests / acquired / context.nodes().size();
-        double limit = context.stage().multiNode() ? REQUEST_LIMIT + QUORUM_UNDO : REQUEST_LIMIT;
+        double limit = REQUEST_LIMIT + (context.stage().multiNode() ? QUORUM_UNDO : 0)
+                + (context.stage().claims().contains(Guarantee.FAIR_ORDER) ? OWN_CHANNEL : 0);
         long lag = lagPercentile(context.history(), 0.9);
         String measured = String.format(Locale.ROOT, "%.1f requests per acquisition%s (limit %.0f), "
                         + "90th percentile wake-up lag %d ms (limit %d ms); %.1f commands per acquisition "

@@ -41,13 +41,14 @@ public class PubSubLock extends WatchdogLock {
         Patience patience = patience(waitNanos);
         // A failed attempt reports an unknown holder lease: the waiter sleeps one retry interval.
         Subscriber.Attempt attempt = () -> patience.attempt(() -> ask("acquire", () -> tryAcquire(lease)), -1L);
-        if (attempt.tryOnce() == null) {
+        Long first = attempt.tryOnce();
+        if (first == null) {
             return true;
         }
         boolean acquired = false;
         try {
             acquired = waitNanos != 0 && subscriber.await(waitChannel(), waitNanos,
-                    options().spinInterval().multipliedBy(10), attempt);
+                    options().spinInterval().multipliedBy(10), attempt, onceListening(first, attempt));
             return acquired;
         } catch (JedisDataException subscriptionRefused) {
             throw new RedisRefusedException(name(), "wait", subscriptionRefused);
@@ -56,6 +57,14 @@ public class PubSubLock extends WatchdogLock {
                 stoppedWaiting();
             }
         }
+    }
+
+    /**
+     * What a waiter whose first try answered {@code reply} does once it listens on its channel, since
+     * a release announced before the subscription went unheard: here {@code attempt}, a full try.
+     */
+    protected Subscriber.Attempt onceListening(long reply, Subscriber.Attempt attempt) {
+        return attempt;
     }
 
     /** The channel this thread sleeps on while it waits: the lock's release channel, shared by all its waiters. */

@@ -62,9 +62,10 @@ public final class Subscriber implements AutoCloseable {
      * on {@code channel} between tries: subscribe (waiting at most {@code confirmWithin}, and never
      * past the wait, for Redis to confirm), try again (a release just before the subscription is
      * not missed), then sleep until a release message or the holder's lease ends. An interrupt
-     * ends the wait with {@link InterruptedException}, holding nothing.
+     * ends the wait with {@link InterruptedException}, holding nothing. The try made once subscribed is
+     * {@code firstTry}: {@code attempt} itself, or a cheaper look that tries only when it may succeed.
      */
-    public boolean await(String channel, long waitNanos, Duration confirmWithin, Attempt attempt)
+    public boolean await(String channel, long waitNanos, Duration confirmWithin, Attempt attempt, Attempt firstTry)
             throws InterruptedException {
         long deadline = System.nanoTime() + waitNanos;
         ReleaseChannel releases = join(channel);
@@ -80,11 +81,13 @@ public final class Subscriber implements AutoCloseable {
             if (!myTurn) {
                 return false;
             }
+            Attempt next = firstTry;
             while (true) {
-                Long holderLease = attempt.tryOnce();
+                Long holderLease = next.tryOnce();
                 if (holderLease == null) {
                     return true;
                 }
+                next = attempt;
                 long left = waitNanos < 0 ? Long.MAX_VALUE : deadline - System.nanoTime();
                 if (left <= 0) {
                     return false;
