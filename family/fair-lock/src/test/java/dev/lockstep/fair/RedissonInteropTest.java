@@ -5,23 +5,17 @@ import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertFalse;
 
 import dev.lockstep.DistLock;
-import dev.lockstep.LockOptions;
 import dev.lockstep.testkit.Await;
 import dev.lockstep.testkit.InteropGround;
 import dev.lockstep.testkit.LockThread;
 import dev.lockstep.testkit.RedisNode;
 import dev.lockstep.testkit.RedisTraffic;
-import dev.lockstep.testkit.RedissonClients;
-import dev.lockstep.testkit.Stage;
+import dev.lockstep.testkit.contract.InteropStories;
 import dev.lockstep.v3.ReentrantHashLocks;
 import java.time.Duration;
 import java.util.List;
 import java.util.concurrent.Future;
 import java.util.concurrent.TimeUnit;
-import org.junit.jupiter.api.AfterAll;
-import org.junit.jupiter.api.BeforeAll;
-import org.junit.jupiter.api.Test;
-import org.junit.jupiter.api.TestInstance;
 import org.redisson.api.RLock;
 import org.redisson.api.RedissonClient;
 import redis.clients.jedis.UnifiedJedis;
@@ -32,42 +26,18 @@ import redis.clients.jedis.UnifiedJedis;
  * head of the shared queue, on its own channel) within 100 ms, and a Redisson waiter queued behind
  * ours is served after ours.
  */
-@TestInstance(TestInstance.Lifecycle.PER_CLASS)
-class RedissonInteropTest {
+class RedissonInteropTest extends InteropStories {
 
     private static final Duration SHORT = Duration.ofMillis(200);
     private static final Duration WAIT = Duration.ofSeconds(10);
     private static final Duration LEASE = Duration.ofSeconds(30);
 
-    private static final Stage STAGE = new Stage("fair-lock", FairLocks.class);
-
-    private InteropGround server;
-    private InteropGround cluster;
-
-    @BeforeAll
-    void start() {
-        server = InteropGround.server(STAGE, LockOptions.defaults());
-        cluster = InteropGround.cluster(STAGE, LockOptions.defaults());
+    RedissonInteropTest() {
+        super("fair-lock", FairLocks.class);
     }
 
-    @AfterAll
-    void stop() {
-        server.close();
-        cluster.close();
-        RedissonClients.awaitAllShutDown();
-    }
-
-    @Test
-    void onAServer() throws Exception {
-        playAll(server, "server");
-    }
-
-    @Test
-    void onACluster() throws Exception {
-        playAll(cluster, "cluster");
-    }
-
-    private static void playAll(InteropGround ground, String where) throws Exception {
+    @Override
+    protected void play(InteropGround ground, String where) throws Exception {
         RedissonClient redisson = ground.redisson();
         FairLocks locks = (FairLocks) ground.locks();
         UnifiedJedis redis = ground.redis();

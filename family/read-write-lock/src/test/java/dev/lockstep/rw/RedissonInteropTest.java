@@ -4,23 +4,17 @@ import static dev.lockstep.testkit.contract.RedissonInteropContract.assertWokenW
 import static org.junit.jupiter.api.Assertions.assertFalse;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
-import dev.lockstep.LockOptions;
 import dev.lockstep.ReadWriteDistLock;
 import dev.lockstep.testkit.Await;
 import dev.lockstep.testkit.InteropGround;
 import dev.lockstep.testkit.LockThread;
 import dev.lockstep.testkit.RedisNode;
 import dev.lockstep.testkit.RedisTraffic;
-import dev.lockstep.testkit.RedissonClients;
-import dev.lockstep.testkit.Stage;
+import dev.lockstep.testkit.contract.InteropStories;
 import java.time.Duration;
 import java.util.List;
 import java.util.concurrent.Future;
 import java.util.concurrent.TimeUnit;
-import org.junit.jupiter.api.AfterAll;
-import org.junit.jupiter.api.BeforeAll;
-import org.junit.jupiter.api.Test;
-import org.junit.jupiter.api.TestInstance;
 import org.redisson.api.RReadWriteLock;
 import org.redisson.api.RedissonClient;
 import redis.clients.jedis.UnifiedJedis;
@@ -30,42 +24,18 @@ import redis.clients.jedis.UnifiedJedis;
  * and on a 3-master Cluster: readers of both share, a writer of either keeps the other's readers
  * and writers out, and each one's write unlock wakes the other's waiting reader within 100 ms.
  */
-@TestInstance(TestInstance.Lifecycle.PER_CLASS)
-class RedissonInteropTest {
+class RedissonInteropTest extends InteropStories {
 
     private static final Duration SHORT = Duration.ofMillis(200);
     private static final long WAIT_MS = 10_000;
     private static final long LEASE_MS = 30_000;
 
-    private static final Stage STAGE = new Stage("read-write-lock", ReadWriteLocks.class);
-
-    private InteropGround server;
-    private InteropGround cluster;
-
-    @BeforeAll
-    void start() {
-        server = InteropGround.server(STAGE, LockOptions.defaults());
-        cluster = InteropGround.cluster(STAGE, LockOptions.defaults());
+    RedissonInteropTest() {
+        super("read-write-lock", ReadWriteLocks.class);
     }
 
-    @AfterAll
-    void stop() {
-        server.close();
-        cluster.close();
-        RedissonClients.awaitAllShutDown();
-    }
-
-    @Test
-    void onAServer() throws Exception {
-        playAll(server, "server");
-    }
-
-    @Test
-    void onACluster() throws Exception {
-        playAll(cluster, "cluster");
-    }
-
-    private static void playAll(InteropGround ground, String where) throws Exception {
+    @Override
+    protected void play(InteropGround ground, String where) throws Exception {
         RedissonClient redisson = ground.redisson();
         ReadWriteLocks locks = (ReadWriteLocks) ground.locks();
         UnifiedJedis redis = ground.redis();
