@@ -12,8 +12,8 @@ import java.util.Optional;
 import java.util.function.Predicate;
 
 /**
- * The T1..T6 steps of the first article's story, found in a recorded foreign-unlock run, so the
- * lab can name them beside the timeline. Presentation only: the scenario records what happened,
+ * The T1..T6 steps of the first source article's story (docs/sources.md), found in a recorded
+ * foreign-unlock run, so the lab can name them beside the timeline. Presentation only: the scenario records what happened,
  * this class points at the events that are the steps.
  */
 final class Steps {
@@ -78,7 +78,8 @@ final class Steps {
         if (steps.isEmpty()) {
             return "";
         }
-        StringBuilder out = new StringBuilder("The story's six steps (T1..T6 in the first article), in this run:\n");
+        StringBuilder out = new StringBuilder("The story's six steps (T1..T6 in the first source article, listed in "
+                + "docs/sources.md), in this run:\n");
         for (Step step : steps) {
             out.append(String.format("  %s %6d ms  %s\n", step.name(), step.event().millis(), step.text()));
         }
@@ -90,7 +91,9 @@ final class Steps {
         if (steps.isEmpty()) {
             return "";
         }
-        StringBuilder out = new StringBuilder("The story's six steps (T1..T6 in the first article), in this run:\n\n"
+        // Results pages sit two folders below docs/.
+        StringBuilder out = new StringBuilder("The story's six steps (T1..T6 in the [first source article]"
+                + "(../../sources.md#1)), in this run:\n\n"
                 + "| step | ms | what happens |\n|---|---:|---|\n");
         for (Step step : steps) {
             out.append("| ").append(step.name()).append(" | ").append(step.event().millis()).append(" | ")
