@@ -142,15 +142,21 @@ final class ResultFolder {
         return out.toString();
     }
 
-    /** A link from {@code pageDir} to the lesson {@code <project>/<stage>/README.md}, if an enclosing folder has it. */
+    /**
+     * A link from {@code pageDir} to the lesson {@code <project>/<stage>/README.md} (or
+     * {@code <project>/family/<stage>/README.md} for a member of the lock family), if an enclosing
+     * folder has it.
+     */
     static String lesson(Path pageDir, String stage) {
         Path from = pageDir.toAbsolutePath().normalize();
         for (Path root = from.getParent(); root != null; root = root.getParent()) {
-            Path lesson = root.resolve(stage).resolve("README.md");
-            if (Files.isRegularFile(lesson)) {
-                List<String> parts = new ArrayList<>();
-                from.relativize(lesson).forEach(p -> parts.add(p.toString()));
-                return String.join("/", parts);
+            for (Path folder : List.of(root.resolve(stage), root.resolve("family").resolve(stage))) {
+                Path lesson = folder.resolve("README.md");
+                if (Files.isRegularFile(lesson)) {
+                    List<String> parts = new ArrayList<>();
+                    from.relativize(lesson).forEach(p -> parts.add(p.toString()));
+                    return String.join("/", parts);
+                }
             }
         }
         return null;
