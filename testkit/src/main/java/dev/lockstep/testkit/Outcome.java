@@ -19,7 +19,7 @@ public record Outcome(Stage stage, Scenario scenario, boolean claimed, Verdict v
     public enum Cell {
         /** Claimed, and the guarantee held. */
         PREVENTED("prevented"),
-        /** Not claimed, and the failure happened as the articles say. */
+        /** Not claimed, and the failure happened as the source articles (docs/sources.md) say. */
         REPRODUCED("reproduced"),
         /** Anything else: a claim broken, a failure that did not show, or a run that broke. */
         FAILED("FAILED"),

@@ -14,8 +14,8 @@ import java.time.Duration;
 import java.util.List;
 
 /**
- * The fifth article's story: A's lock call times out although Redis ran it. The reply was lost on
- * the way back (a {@link FaultyLink} forwards the request and drops the answer), so A holds a
+ * The fifth source article's story (docs/sources.md): A's lock call times out although Redis ran
+ * it. The reply was lost on the way back (a {@link FaultyLink} forwards the request and drops the answer), so A holds a
  * grant it does not know about, and does what any caller does: it tries again. A lock that counts
  * holds adds the retry to the lost grant, and A's one unlock leaves a hold behind: the lock stays
  * taken for a lease, or, renewed by a watchdog, forever. A lock without an owner check makes A wait
