@@ -28,8 +28,8 @@ final class FairLock extends PubSubLock {
     private static final LuaScript LEAVE = LuaScript.load(FairLocks.class, "leave-queue.lua");
     private static final LuaScript FORCE_UNLOCK = LuaScript.load(FairLocks.class, "force-unlock.lua");
 
-    /** What the lock script answers a waiter that has just joined behind others. */
-    private static final long JOINED_BEHIND = -1;
+    /** What the lock script answers a waiter that has just joined behind others; -1 is a failed try's. */
+    private static final long JOINED_BEHIND = -2;
 
     private final String waiterTimeoutMillis;
     /** How long a waiter sleeps at most before it asks again: a third of the waiter timeout, in ms. */
@@ -67,7 +67,7 @@ final class FairLock extends PubSubLock {
     }
 
     /**
-     * Once listening, a waiter that joined behind others ({@code -1}) first looks whether it became
+     * Once listening, a waiter that joined behind others ({@code -2}) first looks whether it became
      * the head of the queue meanwhile ({@code LINDEX}), and tries only then: a release meant for it
      * may have been announced before it listened. A look is a sixth of the Redis work of a full try,
      * and most waiters of a long queue are not the head yet. One that is not sleeps a third of the

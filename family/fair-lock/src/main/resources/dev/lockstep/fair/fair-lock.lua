@@ -4,8 +4,8 @@
 -- KEYS[1] the lock hash; KEYS[2] the queue (a list of owners); KEYS[3] the waiters' deadlines (ms).
 -- ARGV[1] lease in ms; ARGV[2] the owner field; ARGV[3] '1' when the caller holds nothing, '0' for
 -- a re-entry (as stage 4); ARGV[4] the waiter timeout in ms.
--- Returns nil when taken (lease reset), else how many ms to sleep before asking again, or -1 for a
--- waiter that has just joined behind others.
+-- Returns nil when taken (lease reset), else how many ms to sleep before asking again, or -2 for a
+-- waiter that has just joined behind others (-1 is taken: the client's word for a failed try).
 local owner = ARGV[2]
 local waiterTimeout = tonumber(ARGV[4])
 
@@ -70,7 +70,7 @@ if redis.call('pttl', KEYS[2]) < waiterTimeout then
 end
 if joinedBehind then
     -- The head is woken first.
-    return -1
+    return -2
 end
 
 -- How long to sleep: at most a third of the waiter timeout, so a live waiter asks again in time.
