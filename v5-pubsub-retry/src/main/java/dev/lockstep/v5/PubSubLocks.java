@@ -18,20 +18,29 @@ import redis.clients.jedis.UnifiedJedis;
  */
 public class PubSubLocks extends WatchdogLocks {
 
+    private static final Set<Guarantee> CLAIMS = EnumSet.of(Guarantee.LIVENESS_AFTER_CRASH,
+            Guarantee.OWNER_ONLY_RELEASE, Guarantee.REENTRANT, Guarantee.LEASE_RENEWAL, Guarantee.LEASE_LOSS_SIGNAL,
+            Guarantee.RETRY_SAFE, Guarantee.EFFICIENT_WAIT, Guarantee.WAKE_AFTER_RECONNECT, Guarantee.REPLICATED_ACQUIRE);
+
     private final Subscriber subscriber;
 
     /** A client of the stage-5 lock over {@code redis}. */
     public PubSubLocks(UnifiedJedis redis, LockOptions options) {
-        this(redis, options, EnumSet.of(Guarantee.LIVENESS_AFTER_CRASH, Guarantee.OWNER_ONLY_RELEASE,
-                Guarantee.REENTRANT, Guarantee.LEASE_RENEWAL, Guarantee.LEASE_LOSS_SIGNAL, Guarantee.RETRY_SAFE,
-                Guarantee.EFFICIENT_WAIT, Guarantee.WAKE_AFTER_RECONNECT, Guarantee.REPLICATED_ACQUIRE));
+        this(redis, options, EnumSet.copyOf(CLAIMS));
     }
 
-    /** For later stages that build on this one and claim more. */
+    /** For later stages that build on this one and claim more: see {@link #claimsAnd}. */
     protected PubSubLocks(UnifiedJedis redis, LockOptions options, Set<Guarantee> guarantees) {
         super(redis, options, guarantees);
         this.subscriber = new Subscriber(List.of(redis), "lockstep-subscriber-" + clientId().substring(0, 8),
                 options.spinInterval(), options.observer());
+    }
+
+    /** What a lock built on this stage claims: everything stage 5 claims, and {@code more}. */
+    protected static Set<Guarantee> claimsAnd(Guarantee more) {
+        Set<Guarantee> claims = EnumSet.copyOf(CLAIMS);
+        claims.add(more);
+        return claims;
     }
 
     @Override

@@ -4,7 +4,6 @@ import dev.lockstep.FencedLock;
 import dev.lockstep.Guarantee;
 import dev.lockstep.LockOptions;
 import dev.lockstep.v5.PubSubLocks;
-import java.util.EnumSet;
 import redis.clients.jedis.UnifiedJedis;
 
 /**
@@ -16,10 +15,7 @@ public final class FencedLocks extends PubSubLocks {
 
     /** A client of the stage-7 lock over {@code redis}. */
     public FencedLocks(UnifiedJedis redis, LockOptions options) {
-        super(redis, options, EnumSet.of(Guarantee.LIVENESS_AFTER_CRASH, Guarantee.OWNER_ONLY_RELEASE,
-                Guarantee.REENTRANT, Guarantee.LEASE_RENEWAL, Guarantee.LEASE_LOSS_SIGNAL, Guarantee.RETRY_SAFE,
-                Guarantee.EFFICIENT_WAIT, Guarantee.WAKE_AFTER_RECONNECT, Guarantee.REPLICATED_ACQUIRE,
-                Guarantee.FENCED));
+        super(redis, options, claimsAnd(Guarantee.FENCED));
     }
 
     /**

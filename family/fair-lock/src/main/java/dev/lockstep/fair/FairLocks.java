@@ -6,7 +6,6 @@ import dev.lockstep.LockOptions;
 import dev.lockstep.internal.Args;
 import dev.lockstep.v5.PubSubLocks;
 import java.time.Duration;
-import java.util.EnumSet;
 import redis.clients.jedis.UnifiedJedis;
 
 /**
@@ -45,10 +44,7 @@ public final class FairLocks extends PubSubLocks {
 
     /** Checked before anything is built. */
     private FairLocks(Duration waiterTimeout, UnifiedJedis redis, LockOptions options) {
-        super(redis, options, EnumSet.of(Guarantee.LIVENESS_AFTER_CRASH, Guarantee.OWNER_ONLY_RELEASE,
-                Guarantee.REENTRANT, Guarantee.LEASE_RENEWAL, Guarantee.LEASE_LOSS_SIGNAL, Guarantee.RETRY_SAFE,
-                Guarantee.EFFICIENT_WAIT, Guarantee.WAKE_AFTER_RECONNECT, Guarantee.REPLICATED_ACQUIRE,
-                Guarantee.FAIR_ORDER));
+        super(redis, options, claimsAnd(Guarantee.FAIR_ORDER));
         this.waiterTimeout = waiterTimeout;
     }
 

@@ -42,10 +42,10 @@ end
 
 -- A free lock goes to the head of the queue, or to anyone when nobody queues.
 local head = redis.call('lindex', KEYS[2], 0)
-local at = nil
+local at, headDeadline = nil, nil
 if not held and head and head ~= owner then
     at = now()
-    head = liveHead(head, at)
+    head, headDeadline = liveHead(head, at)
 end
 if not held and (not head or head == owner) then
     if head then
@@ -78,10 +78,11 @@ end
 -- again when the head's deadline passes, in case it died and must be dropped.
 local third = math.floor(waiterTimeout / 3)
 if head and head ~= owner then
-    local deadline
-    head, deadline = liveHead(head, at)
+    if not headDeadline then
+        head, headDeadline = liveHead(head, at)
+    end
     if head and head ~= owner then
-        return math.min(third, deadline - at)
+        return math.min(third, headDeadline - at)
     end
 end
 local lease = redis.call('pttl', KEYS[1])

@@ -4,7 +4,6 @@ import dev.lockstep.Guarantee;
 import dev.lockstep.LockOptions;
 import dev.lockstep.ReadWriteDistLock;
 import dev.lockstep.v5.PubSubLocks;
-import java.util.EnumSet;
 import redis.clients.jedis.UnifiedJedis;
 
 /**
@@ -17,10 +16,7 @@ public final class ReadWriteLocks extends PubSubLocks {
 
     /** A client of the read-write lock over {@code redis}. */
     public ReadWriteLocks(UnifiedJedis redis, LockOptions options) {
-        super(redis, options, EnumSet.of(Guarantee.LIVENESS_AFTER_CRASH, Guarantee.OWNER_ONLY_RELEASE,
-                Guarantee.REENTRANT, Guarantee.LEASE_RENEWAL, Guarantee.LEASE_LOSS_SIGNAL, Guarantee.RETRY_SAFE,
-                Guarantee.EFFICIENT_WAIT, Guarantee.WAKE_AFTER_RECONNECT, Guarantee.REPLICATED_ACQUIRE,
-                Guarantee.SHARED_READS));
+        super(redis, options, claimsAnd(Guarantee.SHARED_READS));
     }
 
     /**
