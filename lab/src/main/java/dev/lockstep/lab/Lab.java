@@ -43,6 +43,11 @@ public final class Lab implements Callable<Integer> {
                     + "always, never. Default: ${DEFAULT-VALUE}.")
     private Colour.Mode colour;
 
+    @Option(names = "--fixture-events", scope = ScopeType.INHERIT,
+            description = "Also show, in the timelines, the fixture's own key events (replication markers) and a "
+                    + "lock's helper keys (queues, per-hold timeouts).")
+    private boolean fixtureEvents;
+
     @Spec
     private CommandSpec spec;
 
@@ -59,7 +64,7 @@ public final class Lab implements Callable<Integer> {
 
     /** A session that prints to this command line's output and honours {@code --strict} and {@code --out}. */
     Session session() {
-        return new Session(spec.commandLine().getOut(), strict, out, Colour.enabled(colour));
+        return new Session(spec.commandLine().getOut(), strict, out, Colour.enabled(colour), fixtureEvents);
     }
 
     /** Reads {@code auto}, {@code always} or {@code never}, in any case. */

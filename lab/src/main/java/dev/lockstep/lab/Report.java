@@ -5,7 +5,7 @@ import dev.lockstep.testkit.Outcome.Cell;
 import dev.lockstep.testkit.Timeline;
 
 /**
- * One outcome as the lab prints it. Plain, it is {@link Outcome#report()} word for word (plus the
+ * One outcome as the lab prints it. Plain, it is {@link Outcome#report(boolean)} word for word (plus the
  * T1..T6 steps under the foreign-unlock story); in colour, the same lines with the cell, the
  * timeline's violation rows and the verdict painted.
  */
@@ -14,12 +14,12 @@ final class Report {
     private Report() {
     }
 
-    /** The report of {@code outcome}, coloured when {@code colour}. */
-    static String of(Outcome outcome, boolean colour) {
+    /** The report of {@code outcome}, coloured when {@code colour}, its fixture's key events shown when {@code fixture}. */
+    static String of(Outcome outcome, boolean colour, boolean fixture) {
         String steps = Steps.text(Steps.of(outcome));
         String tail = steps.isEmpty() ? "" : "\n" + steps;
         if (!colour || outcome.cell() == Cell.NOT_APPLICABLE) {
-            return outcome.report() + tail;
+            return outcome.report(fixture) + tail;
         }
         StringBuilder out = new StringBuilder();
         out.append(Colour.BOLD).append(outcome.stage().name()).append(" / ").append(outcome.scenario().id())
@@ -27,7 +27,7 @@ final class Report {
                 .append(outcome.claimed() ? " (claims " : " (does not claim ").append(outcome.scenario().guarantee())
                 .append(")\n");
         out.append(outcome.scenario().story()).append("\n\n");
-        out.append(Timeline.render(outcome.history(), true)).append('\n');
+        out.append(Timeline.render(outcome.history(), true, fixture)).append('\n');
         if (outcome.error() != null) {
             out.append(Colour.paint(true, Colour.RED, "The run broke: ")).append(outcome.error()).append('\n');
         } else if (outcome.verdict().violated()) {

@@ -25,16 +25,19 @@ final class Session {
     private final boolean strict;
     private final Path folder;
     private final boolean colour;
+    private final boolean fixtureEvents;
 
     /**
-     * Prints to {@code out}, coloured when {@code colour}; {@code strict} fails on reproductions;
-     * {@code folder} (or null) gets the scoreboard, and a picture and a page per outcome.
+     * Prints to {@code out}, coloured when {@code colour}, the fixture's own key events too when
+     * {@code fixtureEvents}; {@code strict} fails on reproductions; {@code folder} (or null) gets the
+     * scoreboard, and a picture and a page per outcome.
      */
-    Session(PrintWriter out, boolean strict, Path folder, boolean colour) {
+    Session(PrintWriter out, boolean strict, Path folder, boolean colour, boolean fixtureEvents) {
         this.out = out;
         this.strict = strict;
         this.folder = folder;
         this.colour = colour;
+        this.fixtureEvents = fixtureEvents;
     }
 
     /** Plays every scenario on every stage, stage by stage; the exit status (0 when nothing failed). */
@@ -75,7 +78,7 @@ final class Session {
         long start = System.nanoTime();
         Outcome outcome = Outcome.run(stage, scenario, fixture);
         say(label + ": " + Report.cell(outcome.cell(), colour) + " (" + seconds(System.nanoTime() - start) + ")");
-        say(Report.of(outcome, colour));
+        say(Report.of(outcome, colour, fixtureEvents));
         return outcome;
     }
 

@@ -7,6 +7,10 @@ import dev.lockstep.testkit.Checker.Section;
 import dev.lockstep.testkit.History;
 import dev.lockstep.testkit.History.Event;
 import dev.lockstep.testkit.History.Kind;
+import dev.lockstep.testkit.KeyOwnership;
+import dev.lockstep.testkit.KeyOwnership.Deadline;
+import dev.lockstep.testkit.KeyOwnership.Hold;
+import dev.lockstep.testkit.KeyOwnership.Renewal;
 import dev.lockstep.testkit.Outcome;
 import java.util.ArrayList;
 import java.util.HashMap;
@@ -19,9 +23,12 @@ import java.util.Set;
 
 /**
  * Draws one outcome's recorded history as an SVG picture: time runs left to right, one swimlane per
- * client plus one for Redis, critical sections as bars, every event as a labelled tick with a mark
- * for its kind, the stretches where two clients were inside at once as red bands, an acquisition
- * made while another client held the lock ringed in red, and the verdict in one sentence below.
+ * client, then one per Redis node, then one for what Redis reports. Critical sections are bars in the
+ * client's colour; a node's lane shows whom it stores the key for as a bar in that owner's colour,
+ * with a tick per renewal; a dashed line marks where a holder's lease ran out by its own clock. Every
+ * event is a labelled tick with a mark for its kind, the stretches where two clients were inside at
+ * once are red bands, an acquisition made while another client held the lock is ringed in red, and
+ * the verdict is one sentence below.
  *
  * <p>Plain string building, no library: the picture is a few hundred rectangles, lines and texts
  * with fixed geometry, which a {@link StringBuilder} writes in a page of code. An SVG library
@@ -106,6 +113,9 @@ final class SvgTimeline {
         private final Picture picture;
         private final List<Event> events;
         private final List<String> lanes;
+        private final KeyOwnership ownership;
+        private final Set<Event> deadlines = new HashSet<>();
+        private final Map<Event, String> steps = new HashMap<>();
         private final StringBuilder svg = new StringBuilder();
         private final double t0;
         private final double t1;
@@ -116,7 +126,9 @@ final class SvgTimeline {
 
         Drawing(Picture picture) {
             this.picture = picture;
-            this.events = picture.history().events();
+            this.ownership = KeyOwnership.of(picture.history());
+            this.steps.putAll(picture.steps());
+            this.events = shown(picture.history().events());
             this.lanes = picture.history().lanes();
             this.overlaps = Checker.overlaps(picture.history());
             double first = events.isEmpty() ? 0 : events.get(0).at() / 1e6;
@@ -135,11 +147,52 @@ final class SvgTimeline {
             }
         }
 
+        /**
+         * The events that get a label: not the node events the node lanes draw (holds, renewals, a node
+         * going down) nor the fixture's; node expiries and deletions of one key at about one instant as one
+         * event; and each lease that ran out under its holder.
+         */
+        private List<Event> shown(List<Event> recorded) {
+            List<Event> result = new ArrayList<>();
+            for (Event e : recorded) {
+                if (e.kind() == Kind.HELD || e.kind() == Kind.RENEWED || e.kind() == Kind.DOWN || e.kind() == Kind.FIXTURE) {
+                    continue;
+                }
+                String node = KeyOwnership.node(e);
+                Event previous = result.isEmpty() ? null : result.get(result.size() - 1);
+                String where = ownership.nodes().size() > 1 && node != null ? node + ": " : "";
+                if (node != null && previous != null && previous.kind() == e.kind()
+                        && previous.actor().equals(History.REDIS) && e.at() - previous.at() <= 5_000_000L
+                        && previous.detail().endsWith(": " + e.detail())) {
+                    String nodes = previous.detail().substring(0, previous.detail().length() - e.detail().length() - 2);
+                    Event merged = new Event(previous.at(), History.REDIS, e.kind(), nodes + ", " + where + e.detail(),
+                            previous.at(), Long.MAX_VALUE, 0);
+                    steps.put(merged, steps.get(previous));
+                    result.set(result.size() - 1, merged);
+                } else if (node != null) {
+                    Event onRedisLane = new Event(e.at(), History.REDIS, e.kind(), where + e.detail(), e.at(), Long.MAX_VALUE, 0);
+                    steps.put(onRedisLane, steps.get(e));
+                    result.add(onRedisLane);
+                } else {
+                    result.add(e);
+                }
+            }
+            for (Deadline deadline : ownership.deadlines()) {
+                Event e = new Event(deadline.at(), deadline.lane(), Kind.NOTE, "lease over (own clock)", deadline.at(),
+                        Long.MAX_VALUE, 0);
+                deadlines.add(e);
+                result.add(e);
+            }
+            result.sort((x, y) -> Long.compare(x.at(), y.at()));
+            return result;
+        }
+
         String draw() {
             List<Lane> laid = new ArrayList<>();
             for (String lane : lanes) {
                 laid.add(new Lane(lane, labels(lane)));
             }
+            List<NodeLane> nodeLanes = ownership.nodes().stream().map(NodeLane::new).toList();
             List<BandLabel> bandLabels = bandLabels();
             int bandRows = bandLabels.stream().mapToInt(BandLabel::row).max().orElse(-1) + 1;
 
@@ -162,10 +215,16 @@ final class SvgTimeline {
             y += 10 + bandRows * LABEL_ROW;
             int lanesTop = y;
             for (Lane lane : laid) {
+                if (History.REDIS.equals(lane.name)) {
+                    y = layNodes(nodeLanes, y);
+                }
                 lane.top = y;
                 lane.bar = y + 12 + lane.rows * LABEL_ROW + 12;
                 lane.bottom = lane.bar + 20;
                 y = lane.bottom;
+            }
+            if (laid.stream().noneMatch(l -> History.REDIS.equals(l.name))) {
+                y = layNodes(nodeLanes, y);
             }
             int lanesBottom = y;
             y += 22;
@@ -195,9 +254,15 @@ final class SvgTimeline {
             for (int i = 0; i < laid.size(); i++) {
                 laneBackground(laid.get(i), i);
             }
+            for (NodeLane node : nodeLanes) {
+                nodeBackground(node);
+            }
             bands(bandLabels, axisY, lanesTop, lanesBottom);
             for (int i = 0; i < laid.size(); i++) {
                 laneContent(laid.get(i), i);
+            }
+            for (NodeLane node : nodeLanes) {
+                nodeContent(node);
             }
             if (events.isEmpty()) {
                 text(LEFT, lanesTop + 20, "(no events were recorded)", "fill=\"#5f6368\"");
@@ -224,6 +289,26 @@ final class SvgTimeline {
                 this.labels = labels;
                 this.rows = Math.max(1, labels.stream().mapToInt(l -> l.row).max().orElse(0) + 1);
             }
+        }
+
+        /** A node's lane: a bar per stretch it stored the key, in the owner's colour. */
+        private static final class NodeLane {
+            final String name;
+            int top;
+            int bar;
+
+            NodeLane(String name) {
+                this.name = name;
+            }
+        }
+
+        private static int layNodes(List<NodeLane> nodes, int y) {
+            for (NodeLane node : nodes) {
+                node.top = y;
+                node.bar = y + 16;
+                y += 32;
+            }
+            return y;
         }
 
         /** One label: the events it names (one actor, about the same instant), its text parts, its place. */
@@ -263,7 +348,7 @@ final class SvgTimeline {
                     current.parts.add(new String[] {" · ", "#9aa0a6"});
                 }
                 current.events.add(e);
-                String stepName = picture.steps().get(e);
+                String stepName = steps.get(e);
                 if (stepName != null) {
                     current.parts.add(new String[] {stepName + " ", "#ffffff", "step"});
                 }
@@ -364,6 +449,57 @@ final class SvgTimeline {
             svg.append("</g>\n");
         }
 
+        private void nodeBackground(NodeLane node) {
+            svg.append(String.format(Locale.ROOT,
+                    "<rect x=\"%d\" y=\"%d\" width=\"%d\" height=\"32\" fill=\"#f6f8fc\" fill-opacity=\"0.8\"/>%n",
+                    LEFT - 84, node.top, WIDTH - LEFT + 84 - 8));
+        }
+
+        /** A node's lane: its name, then each hold as a bar in its owner's colour, its renewals as ticks, its end as a mark. */
+        private void nodeContent(NodeLane node) {
+            svg.append("<g class=\"node\" data-node=\"").append(xml(node.name)).append("\">\n");
+            text(LEFT - 14, node.bar + 4, node.name, "text-anchor=\"end\" font-size=\"12\" fill=\"#3c4043\"");
+            line(LEFT, node.bar, WIDTH - RIGHT, node.bar, "#d2dbe9", 1, "2 4");
+            for (Hold hold : ownership.holds()) {
+                if (!hold.node().equals(node.name)) {
+                    continue;
+                }
+                double from = x(hold.from());
+                double to = Math.max(x(hold.to()), from + 2);
+                String colour = ownerColour(hold.owner());
+                svg.append(String.format(Locale.ROOT,
+                        "<rect class=\"hold\" x=\"%.1f\" y=\"%d\" width=\"%.1f\" height=\"12\" fill=\"%s\" "
+                                + "fill-opacity=\"0.55\" stroke=\"%s\"><title>%s stores the key for %s from %d ms to %d ms"
+                                + "</title></rect>%n",
+                        from, node.bar - 6, to - from, colour, colour, xml(node.name), xml(hold.owner()),
+                        hold.from() / 1_000_000, hold.to() / 1_000_000));
+                if (to - from > hold.owner().length() * 7 + 8) {
+                    text(from + 4, node.bar + 4, hold.owner(), "font-size=\"10\" font-weight=\"bold\" fill=\"#202124\"");
+                }
+                if (hold.end() == Kind.EXPIRED || hold.end() == Kind.DELETED) {
+                    svg.append(diamond(to, node.bar, hold.end() == Kind.EXPIRED ? "#00897b" : "#5f6368")).append('\n');
+                } else if (hold.end() == Kind.DOWN) {
+                    svg.append(cross(to, node.bar, "#8e24aa")).append('\n');
+                }
+            }
+            for (Renewal renewal : ownership.renewals()) {
+                if (renewal.node().equals(node.name)) {
+                    double x = x(renewal.at());
+                    svg.append(String.format(Locale.ROOT,
+                            "<line class=\"renewal\" x1=\"%.1f\" y1=\"%d\" x2=\"%.1f\" y2=\"%d\" stroke=\"#202124\" "
+                                    + "stroke-width=\"2\"><title>renewed at %d ms</title></line>%n",
+                            x, node.bar - 9, x, node.bar + 9, renewal.at() / 1_000_000));
+                }
+            }
+            svg.append("</g>\n");
+        }
+
+        /** An owner's colour: its client lane's, or the first of several clients sharing the key. */
+        private String ownerColour(String owner) {
+            int index = lanes.indexOf(owner.split("\\+")[0]);
+            return index < 0 ? "#9aa0a6" : LANE_COLOURS[index % LANE_COLOURS.length];
+        }
+
         private void laneContent(Lane lane, int index) {
             String colour = LANE_COLOURS[index % LANE_COLOURS.length];
             boolean redis = History.REDIS.equals(lane.name);
@@ -433,6 +569,12 @@ final class SvgTimeline {
         }
 
         private void mark(Event e, double x, int y) {
+            if (deadlines.contains(e)) {
+                svg.append(String.format(Locale.ROOT,
+                        "<line class=\"deadline\" x1=\"%.1f\" y1=\"%d\" x2=\"%.1f\" y2=\"%d\" stroke=\"#e37400\" "
+                                + "stroke-width=\"2.5\" stroke-dasharray=\"3 2\"/>%n", x, y - 12, x, y + 12));
+                return;
+            }
             String shape = switch (e.kind()) {
                 case ACQUIRED -> circle(x, y, 4.5, "#1e8e3e", null);
                 case DENIED -> circle(x, y, 4.5, "#ffffff", "#e37400");
@@ -446,7 +588,7 @@ final class SvgTimeline {
                 case DELETED -> diamond(x, y, "#5f6368");
                 case FAULT -> triangle(x, y, false, "#8e24aa");
                 case CRASH -> cross(x, y, "#202124");
-                case NOTE -> circle(x, y, 3, "#5f6368", null);
+                case NOTE, HELD, RENEWED, DOWN, FIXTURE -> circle(x, y, 3, "#5f6368", null);
             };
             svg.append("<g class=\"event ").append(e.kind().name().toLowerCase(Locale.ROOT)).append("\">")
                     .append(shape).append("</g>\n");
@@ -497,6 +639,9 @@ final class SvgTimeline {
             List<String[]> items = new ArrayList<>();
             items.add(new String[] {"inside the critical section", "bar"});
             items.add(new String[] {"waiting for the lock", "wait"});
+            items.add(new String[] {"the key on a node, in its owner's colour", "hold"});
+            items.add(new String[] {"renewed", "renewal"});
+            items.add(new String[] {"lease over by the holder's clock", "deadline"});
             items.add(new String[] {"locked", "acquired"});
             items.add(new String[] {"gave up", "denied"});
             items.add(new String[] {"unlock", "unlock"});
@@ -511,7 +656,8 @@ final class SvgTimeline {
             double x = 24;
             int row = y;
             for (String[] item : items) {
-                int shapeWidth = item[1].equals("bar") || item[1].equals("band") || item[1].equals("wait") ? 26 : 16;
+                int shapeWidth = item[1].equals("bar") || item[1].equals("band") || item[1].equals("wait")
+                        || item[1].equals("hold") ? 26 : 16;
                 double width = shapeWidth + item[0].length() * 6.4 + 18;
                 if (x + width > WIDTH - 16) {
                     x = 24;
@@ -524,6 +670,14 @@ final class SvgTimeline {
                     case "wait" -> String.format(Locale.ROOT, "<line x1=\"%.1f\" y1=\"%d\" x2=\"%.1f\" y2=\"%d\" "
                             + "stroke=\"%s\" stroke-width=\"2\" stroke-dasharray=\"2 3\"/>", x, row, x + 22, row,
                             LANE_COLOURS[0]);
+                    case "hold" -> String.format(Locale.ROOT,
+                            "<rect x=\"%.1f\" y=\"%d\" width=\"22\" height=\"10\" fill=\"%s\" fill-opacity=\"0.55\" "
+                                    + "stroke=\"%s\"/>", x, row - 5, LANE_COLOURS[0], LANE_COLOURS[0]);
+                    case "renewal" -> String.format(Locale.ROOT, "<line x1=\"%.1f\" y1=\"%d\" x2=\"%.1f\" y2=\"%d\" "
+                            + "stroke=\"#202124\" stroke-width=\"2\"/>", x + 5, row - 7, x + 5, row + 7);
+                    case "deadline" -> String.format(Locale.ROOT, "<line x1=\"%.1f\" y1=\"%d\" x2=\"%.1f\" y2=\"%d\" "
+                            + "stroke=\"#e37400\" stroke-width=\"2.5\" stroke-dasharray=\"3 2\"/>", x + 5, row - 8, x + 5,
+                            row + 8);
                     case "acquired" -> circle(x + 5, row, 4.5, "#1e8e3e", null);
                     case "denied" -> circle(x + 5, row, 4.5, "#ffffff", "#e37400");
                     case "unlock" -> square(x + 5, row, "#1a73e8", null);
@@ -612,7 +766,7 @@ final class SvgTimeline {
             case FAULT, CRASH -> "#8e24aa";
             case EXPIRED -> "#00695c";
             case DELETED -> "#5f6368";
-            case ENTER, EXIT, READ_ENTER, READ_EXIT, UNLOCK, NOTE -> "#202124";
+            case ENTER, EXIT, READ_ENTER, READ_EXIT, UNLOCK, NOTE, HELD, RENEWED, DOWN, FIXTURE -> "#202124";
         };
     }
 

@@ -38,14 +38,14 @@ class ColourTest {
     void plainReportIsTheOutcomesOwnAndColourOnlyAddsEscapeCodes() throws Exception {
         Outcome outcome = SvgTimelineTest.foreignUnlock();
 
-        String plain = Report.of(outcome, false);
-        String colour = Report.of(outcome, true);
+        String plain = Report.of(outcome, false, false);
+        String colour = Report.of(outcome, true, false);
 
         assertFalse(plain.contains(ESC), plain);
         assertTrue(plain.startsWith(outcome.report()), plain);
         assertTrue(plain.contains("  T6 "), plain);
         assertTrue(colour.contains(ESC), colour);
-        assertTrue(colour.contains("\u001b[1;97;41m<-- B and C both inside"), "the overlap marker, white on red");
+        assertTrue(colour.contains("\u001b[1;97;41mx2\u001b[0m"), "the overlap marker, white on red");
         assertEquals(plain, colour.replaceAll("\u001b\\[[0-9;]*m", ""));
     }
 }

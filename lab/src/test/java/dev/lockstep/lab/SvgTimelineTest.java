@@ -134,7 +134,7 @@ class SvgTimelineTest {
         return groups.get(0);
     }
 
-    private static List<Element> byClass(Document svg, String tag, String cls) {
+    static List<Element> byClass(Document svg, String tag, String cls) {
         List<Element> found = new ArrayList<>();
         NodeList all = svg.getElementsByTagNameNS(SVG, tag);
         for (int i = 0; i < all.getLength(); i++) {

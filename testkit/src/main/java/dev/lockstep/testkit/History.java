@@ -3,8 +3,10 @@ package dev.lockstep.testkit;
 import java.time.Duration;
 import java.util.ArrayList;
 import java.util.Comparator;
+import java.util.LinkedHashMap;
 import java.util.LinkedHashSet;
 import java.util.List;
+import java.util.Map;
 import java.util.Set;
 
 /**
@@ -14,7 +16,10 @@ import java.util.Set;
  */
 public final class History {
 
-    /** The actor name for events Redis itself reports (expiry, deletion) and for injected faults. */
+    /**
+     * The actor name for injected faults, and the lane of every event Redis itself reports: those
+     * come from {@code redis/<node>}, the node being {@code master}, {@code replica} or {@code n1..n5}.
+     */
     public static final String REDIS = "redis";
 
     /** What an event records. */
@@ -46,7 +51,21 @@ public final class History {
         /** A fault was injected: a pause, a partition, a node failure. */
         FAULT,
         /** Anything else worth a line in the timeline. */
-        NOTE
+        NOTE,
+        /**
+         * A node stores the lock's key for new owners (detail: their owner values, comma-separated): a
+         * timeline draws it as the owner's bar on that node, not as a line of its own.
+         */
+        HELD,
+        /** A node's key got a new TTL from a renewal: the watchdog at work. */
+        RENEWED,
+        /** The node stopped answering (killed, or restarting): what it stored is out of sight. */
+        DOWN,
+        /**
+         * A key event on a key that is not the lock's: the fixture's replication marker, a lock's queue
+         * or per-hold timeout keys. Timelines hide these unless asked.
+         */
+        FIXTURE
     }
 
     /**
@@ -71,6 +90,8 @@ public final class History {
 
     private final long origin = System.nanoTime();
     private final List<Event> events = new ArrayList<>();
+    private final List<String> nodes = new ArrayList<>();
+    private final Map<String, String> clients = new LinkedHashMap<>();
 
     /** Nanoseconds since the history began. */
     public long now() {
@@ -108,6 +129,28 @@ public final class History {
         events.add(event);
     }
 
+    /** Declares a watched node, so timelines give it a column even before its first event. */
+    public synchronized void node(String name) {
+        if (!nodes.contains(name)) {
+            nodes.add(name);
+        }
+    }
+
+    /** The watched nodes, in the order they were declared. */
+    public synchronized List<String> nodes() {
+        return List.copyOf(nodes);
+    }
+
+    /** Declares that the client drawn in {@code lane} writes owner values starting with {@code clientId}. */
+    public synchronized void client(String lane, String clientId) {
+        clients.put(clientId, lane);
+    }
+
+    /** Client ids and the lanes they are drawn in. */
+    public synchronized Map<String, String> clients() {
+        return Map.copyOf(clients);
+    }
+
     /** Every event so far, in time order. */
     public synchronized List<Event> events() {
         List<Event> copy = new ArrayList<>(events);
@@ -120,7 +163,7 @@ public final class History {
         Set<String> actors = new LinkedHashSet<>();
         boolean redis = false;
         for (Event e : events()) {
-            if (REDIS.equals(e.actor())) {
+            if (REDIS.equals(Actor.laneOf(e.actor()))) {
                 redis = true;
             } else {
                 actors.add(Actor.laneOf(e.actor()));

@@ -54,6 +54,11 @@ public record Outcome(Stage stage, Scenario scenario, boolean claimed, Verdict v
 
     /** The story, the timeline and the judgement, as a learner reads them. */
     public String report() {
+        return report(false);
+    }
+
+    /** {@link #report()}, with the fixture's own key events in the timeline when {@code fixture}. */
+    public String report(boolean fixture) {
         StringBuilder out = new StringBuilder();
         if (cell() == Cell.NOT_APPLICABLE) {
             return stage.name() + " / " + scenario.id() + ": n/a (needs " + scenario.needs() + ")\n";
@@ -61,7 +66,7 @@ public record Outcome(Stage stage, Scenario scenario, boolean claimed, Verdict v
         out.append(stage.name()).append(" / ").append(scenario.id()).append(": ").append(cell())
                 .append(claimed ? " (claims " : " (does not claim ").append(scenario.guarantee()).append(")\n");
         out.append(scenario.story()).append("\n\n");
-        out.append(Timeline.render(history)).append('\n');
+        out.append(Timeline.render(history, false, fixture)).append('\n');
         if (error != null) {
             out.append("The run broke: ").append(error).append('\n');
         } else {

@@ -2,8 +2,10 @@ package dev.lockstep.testkit;
 
 import java.util.ArrayList;
 import java.util.HashMap;
+import java.util.HashSet;
 import java.util.List;
 import java.util.Map;
+import java.util.Set;
 import java.util.concurrent.CountDownLatch;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicLong;
@@ -18,7 +20,9 @@ import redis.clients.jedis.exceptions.JedisException;
  * Counts what clients ask of some Redis nodes over a window, two ways. Requests: the commands
  * clients send, one round trip each, counted from {@code MONITOR} (which tags the commands a
  * script runs as {@code lua}, so those are left out). Commands: the {@code INFO commandstats}
- * total, which counts every command the server ran, those inside scripts too: server work.
+ * total, which counts every command the server ran, those inside scripts too: server work. Neither
+ * counts {@code INFO}, nor what a {@link RedisWatch} reads to draw the timeline (MONITOR shows those
+ * by their connections' addresses).
  */
 public final class RedisTraffic implements AutoCloseable {
 
@@ -28,6 +32,7 @@ public final class RedisTraffic implements AutoCloseable {
     private final List<Jedis> monitors = new ArrayList<>();
     private final List<Thread> readers = new ArrayList<>();
     private final AtomicLong requests = new AtomicLong();
+    private final AtomicLong watchCommands = new AtomicLong();
     private final long commandsBefore;
 
     /** Starts counting on {@code nodes}; returns once MONITOR is on for each. */
@@ -40,6 +45,7 @@ public final class RedisTraffic implements AutoCloseable {
     }
 
     private void monitor(RedisNode node) throws InterruptedException {
+        Set<String> watches = watchAddresses(node);
         Jedis monitor = node.admin();
         monitors.add(monitor);
         CountDownLatch on = new CountDownLatch(1);
@@ -54,7 +60,12 @@ public final class RedisTraffic implements AutoCloseable {
 
                     @Override
                     public void onCommand(String line) {
-                        if (!line.contains("[0 lua]") && !line.contains("\"info\"")) {
+                        int from = line.indexOf('[');
+                        int to = line.indexOf(']', from + 1);
+                        String client = from < 0 || to < 0 ? "" : line.substring(line.indexOf(' ', from) + 1, to);
+                        if (watches.contains(client)) {
+                            watchCommands.incrementAndGet();
+                        } else if (!client.equals("lua") && !line.contains("\"info\"")) {
                             requests.incrementAndGet();
                         }
                     }
@@ -69,6 +80,23 @@ public final class RedisTraffic implements AutoCloseable {
         if (!on.await(5, TimeUnit.SECONDS)) {
             throw new IllegalStateException("MONITOR did not start on " + node.label());
         }
+    }
+
+    /** Where the connections of {@code node}'s watches come from, as MONITOR names clients ({@code host:port}). */
+    private static Set<String> watchAddresses(RedisNode node) {
+        Set<String> addresses = new HashSet<>();
+        try (Jedis admin = node.admin()) {
+            for (String client : admin.clientList().split("\r?\n")) {
+                if (client.contains(" name=" + RedisWatch.CLIENT_NAME + " ")) {
+                    for (String field : client.split(" ")) {
+                        if (field.startsWith("addr=")) {
+                            addresses.add(field.substring("addr=".length()));
+                        }
+                    }
+                }
+            }
+        }
+        return addresses;
     }
 
     /** How many clients listen on {@code channel} across {@code nodes} now ({@code PUBSUB NUMSUB} on each). */
@@ -89,12 +117,7 @@ public final class RedisTraffic implements AutoCloseable {
 
     /** Commands the servers ran since counting began, those inside scripts included (INFO itself excluded). */
     public long commands() {
-        return commandstatsTotal() - commandsBefore;
-    }
-
-    /** How many nodes are counted. */
-    public int nodeCount() {
-        return nodes.size();
+        return commandstatsTotal() - commandsBefore - watchCommands.get();
     }
 
     private long commandstatsTotal() {
@@ -106,6 +129,11 @@ public final class RedisTraffic implements AutoCloseable {
             total += calls.values().stream().mapToLong(Long::longValue).sum();
         }
         return total;
+    }
+
+    /** How many nodes are counted. */
+    public int nodeCount() {
+        return nodes.size();
     }
 
     /** How often {@code node} has run each command since it started, from {@code INFO commandstats}. */

@@ -1,53 +1,139 @@
 package dev.lockstep.testkit;
 
 import dev.lockstep.testkit.History.Kind;
+import java.util.HashMap;
+import java.util.List;
+import java.util.Map;
+import java.util.Set;
 import java.util.concurrent.CountDownLatch;
 import java.util.concurrent.TimeUnit;
 import redis.clients.jedis.Jedis;
 import redis.clients.jedis.JedisPubSub;
+import redis.clients.jedis.Pipeline;
+import redis.clients.jedis.Response;
+import redis.clients.jedis.exceptions.JedisDataException;
 import redis.clients.jedis.exceptions.JedisException;
 
 /**
- * Puts what Redis itself does to lock keys (every key but testkit's replication markers) into the history: expiry and
- * deletion, from keyspace notifications. This is how a timeline shows that a lease ran out, or whose unlock deleted a key.
+ * Puts what one node does to lock keys into the history, from keyspace notifications: who the key is
+ * stored for ({@link Kind#HELD}), renewals, expiry, deletion, and the node going down. This is how a
+ * timeline draws who holds the key on each node, shows the watchdog at work, and shows whose unlock
+ * deleted a key. The watch reconnects after a restart or a killed connection, and reads the keys
+ * again then, since a node back from its AOF still has them.
  */
 final class RedisWatch implements AutoCloseable {
 
-    private static final String EXPIRED = "__keyevent@0__:expired";
-    private static final String DELETED = "__keyevent@0__:del";
+    /** The client name of a watch's connections, so {@link RedisTraffic} leaves out what they ask. */
+    static final String CLIENT_NAME = "lockstep-watch";
+    private static final String EVENTS = "__keyevent@0__:";
+    private static final List<String> WRITES = List.of("set", "hset", "hincrby");
+    private static final String[] CHANNELS = {EVENTS + "set", EVENTS + "hset", EVENTS + "hincrby",
+        EVENTS + "expire", EVENTS + "expired", EVENTS + "del"};
+    /** How often a watch whose node went away asks whether it is back. */
+    private static final long RECONNECT_MILLIS = 20;
 
-    private final Jedis connection;
+    private final RedisNode node;
+    private final String actor;
+    private final History history;
     private final Thread thread;
-    private final Listener listener;
+    private final CountDownLatch subscribed = new CountDownLatch(1);
+    private volatile boolean closed;
+    private volatile Listener listener;
 
-    RedisWatch(RedisNode node, String label, History history) {
-        try (Jedis admin = node.admin()) {
-            admin.configSet("notify-keyspace-events", "Egx");
-        }
-        connection = node.admin();
-        listener = new Listener(history, node, label);
-        thread = new Thread(() -> {
-            try {
-                connection.subscribe(listener, EXPIRED, DELETED);
-            } catch (JedisException e) {
-                // The node was killed or the watch closed: nothing more to report.
-            }
-        }, "lockstep-redis-watch-" + node.address().getPort());
+    RedisWatch(RedisNode node, String name, History history) {
+        this.node = node;
+        this.actor = History.REDIS + "/" + name;
+        this.history = history;
+        history.node(name);
+        thread = new Thread(this::watch, "lockstep-redis-watch-" + node.address().getPort());
         thread.setDaemon(true);
         thread.start();
-        listener.awaitSubscribed();
+        try {
+            if (!subscribed.await(5, TimeUnit.SECONDS)) {
+                close();
+                throw new IllegalStateException("could not subscribe to keyspace events of " + node.label());
+            }
+        } catch (InterruptedException e) {
+            Thread.currentThread().interrupt();
+            close();
+            throw new IllegalStateException("interrupted while subscribing to " + node.label(), e);
+        }
+    }
+
+    /**
+     * Subscribes, and again whenever the connection drops, until closed. A node that refuses
+     * connections, or comes back with another run id (restarted), is recorded down from the moment
+     * the connection dropped; on every reconnect the keys are read again.
+     */
+    private void watch() {
+        Map<String, String> owners = new HashMap<>();
+        String runId = null;
+        long droppedAt = -1;
+        boolean reported = false;
+        while (!closed) {
+            try (Jedis reader = node.admin(); Jedis subscriber = node.admin()) {
+                String now = reader.info("server").lines().filter(l -> l.startsWith("run_id:")).findFirst().orElse("");
+                if (runId != null && !now.equals(runId)) {
+                    if (!reported) {
+                        history.recordAt(droppedAt, actor, Kind.DOWN, "restarted");
+                    }
+                    owners.clear();
+                }
+                runId = now;
+                reader.clientSetname(CLIENT_NAME);
+                subscriber.clientSetname(CLIENT_NAME);
+                reader.configSet("notify-keyspace-events", "Eg$hx");
+                Listener current = new Listener(reader, owners);
+                listener = current;
+                if (droppedAt >= 0) {
+                    current.rescan();
+                }
+                droppedAt = -1;
+                reported = false;
+                subscriber.subscribe(current, CHANNELS);
+            } catch (JedisException e) {
+                if (closed) {
+                    return;
+                }
+                if (droppedAt < 0) {
+                    droppedAt = history.now();
+                }
+                if (!reported && isDown()) {
+                    reported = true;
+                    owners.clear();
+                    history.recordAt(droppedAt, actor, Kind.DOWN, "stopped answering");
+                }
+                try {
+                    Thread.sleep(RECONNECT_MILLIS);
+                } catch (InterruptedException interrupted) {
+                    return;
+                }
+            }
+        }
+    }
+
+    /** Whether the node refuses a connection now: a killed connection to a live node is not a node down. */
+    private boolean isDown() {
+        try (Jedis probe = node.admin()) {
+            probe.ping();
+            return false;
+        } catch (JedisException e) {
+            return true;
+        }
     }
 
     @Override
     public void close() {
-        if (listener.isSubscribed()) {
+        closed = true;
+        Listener current = listener;
+        if (current != null && current.isSubscribed()) {
             try {
-                listener.unsubscribe();
+                current.unsubscribe();
             } catch (JedisException e) {
                 // Connection already gone.
             }
         }
-        connection.close();
+        thread.interrupt();
         try {
             thread.join(TimeUnit.SECONDS.toMillis(5));
         } catch (InterruptedException e) {
@@ -55,47 +141,101 @@ final class RedisWatch implements AutoCloseable {
         }
     }
 
-    private static final class Listener extends JedisPubSub {
+    /** Whether {@code key} is the fixture's or a lock's helper key rather than the lock's own: the hash tells the story. */
+    private static boolean isFixture(String key) {
+        return key.startsWith(RedisNode.REPLICATION_MARKER) || key.contains(":rwlock_timeout:")
+                || key.startsWith("redisson_lock_queue:") || key.startsWith("redisson_lock_timeout:");
+    }
 
-        private final History history;
-        private final RedisNode node;
-        private final String label;
-        private final CountDownLatch subscribed = new CountDownLatch(2);
+    private final class Listener extends JedisPubSub {
 
-        Listener(History history, RedisNode node, String label) {
-            this.history = history;
-            this.node = node;
-            this.label = label;
+        private final Jedis reader;
+        /** The owner values last seen in each lock key: a write that changes them is a new hold. */
+        private final Map<String, String> owners;
+        /** The key a script wrote last: its next {@code expire} is that write's TTL, not a renewal. */
+        private String justWritten;
+
+        Listener(Jedis reader, Map<String, String> owners) {
+            this.reader = reader;
+            this.owners = owners;
         }
 
         @Override
         public void onSubscribe(String channel, int count) {
-            subscribed.countDown();
+            if (count == CHANNELS.length) {
+                subscribed.countDown();
+            }
         }
 
         @Override
         public void onMessage(String channel, String key) {
-            // The fixture's own marker, the read-write lock's per-hold timeout keys and the fair lock's
-            // queue: the hash tells the story.
-            if (key.startsWith(RedisNode.REPLICATION_MARKER) || key.contains(":rwlock_timeout:")
-                    || key.startsWith("redisson_lock_queue:") || key.startsWith("redisson_lock_timeout:")) {
+            long at = history.now();
+            String event = channel.substring(EVENTS.length());
+            if (isFixture(key)) {
+                history.recordAt(at, actor, Kind.FIXTURE, key + " " + event);
                 return;
             }
-            if (EXPIRED.equals(channel)) {
-                history.record(History.REDIS, Kind.EXPIRED, label + key + " expired");
+            if (WRITES.contains(event)) {
+                justWritten = key;
+                if (event.equals("set") || !owners.containsKey(key)) {
+                    held(at, key);
+                }
+            } else if (event.equals("expire")) {
+                if (key.equals(justWritten)) {
+                    justWritten = null;
+                } else if (owners.containsKey(key)) {
+                    history.recordAt(at, actor, Kind.RENEWED, key + " renewed");
+                }
             } else {
-                history.record(History.REDIS, Kind.DELETED, label + key + " deleted");
+                justWritten = null;
+                owners.remove(key);
+                history.recordAt(at, actor, event.equals("expired") ? Kind.EXPIRED : Kind.DELETED,
+                        key + (event.equals("expired") ? " expired" : " deleted"));
             }
         }
 
-        void awaitSubscribed() {
-            try {
-                if (!subscribed.await(5, TimeUnit.SECONDS)) {
-                    throw new IllegalStateException("could not subscribe to keyspace events of " + node.label());
+        /** After a reconnect: what the node stores now, recorded as holds where it differs from what was seen. */
+        void rescan() {
+            long at = history.now();
+            Set<String> keys = reader.keys("*");
+            owners.keySet().retainAll(keys);
+            for (String key : keys) {
+                if (!isFixture(key)) {
+                    held(at, key);
                 }
-            } catch (InterruptedException e) {
-                Thread.currentThread().interrupt();
-                throw new IllegalStateException("interrupted while subscribing to " + node.label(), e);
+            }
+        }
+
+        /**
+         * Reads {@code key}'s owners in one round trip and records a hold if they changed. A key gone
+         * already is no hold, nor is one without a TTL: every lock key has one, a resource's stock does not.
+         */
+        private void held(long at, String key) {
+            Pipeline reads = reader.pipelined();
+            Response<Long> ttl = reads.pttl(key);
+            Response<String> value = reads.get(key);
+            Response<Set<String>> fields = reads.hkeys(key);
+            reads.sync();
+            if (ttl.get() <= 0) {
+                return;
+            }
+            String owner = orNull(value);
+            if (owner == null) {
+                Set<String> hash = orNull(fields);
+                owner = hash == null ? null : String.join(",", hash.stream().filter(f -> !f.equals("mode")).sorted()
+                        .toList());
+            }
+            if (owner != null && !owner.isEmpty() && !owner.equals(owners.put(key, owner))) {
+                history.recordAt(at, actor, Kind.HELD, owner);
+            }
+        }
+
+        /** A pipelined reply, or null where the key had another type. */
+        private static <T> T orNull(Response<T> response) {
+            try {
+                return response.get();
+            } catch (JedisDataException wrongType) {
+                return null;
             }
         }
     }

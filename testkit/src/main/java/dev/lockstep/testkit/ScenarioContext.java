@@ -65,7 +65,7 @@ public final class ScenarioContext implements AutoCloseable {
             List<RedisNode> started = new ArrayList<>();
             for (int i = 1; i <= stage.nodeCount(); i++) {
                 RedisNode node = startNode(config);
-                watch(node, stage.multiNode() ? "n" + i + ": " : "");
+                watch(node, stage.multiNode() ? "n" + i : "master");
                 started.add(node);
             }
             nodes = List.copyOf(started);
@@ -94,13 +94,13 @@ public final class ScenarioContext implements AutoCloseable {
     }
 
     /**
-     * A fresh replica of {@code master}, its key events drawn with the label {@code replica: },
+     * A fresh replica of {@code master}, watched as {@code replica},
      * replicating through a {@link FaultyLink} (so replication can lag or go dark), and caught up
      * within {@code catchUp}.
      */
     public Replica replicate(RedisNode master, Duration catchUp) {
         RedisNode replica = startNode(NodeConfig.defaults());
-        watch(replica, "replica: ");
+        watch(replica, "replica");
         FaultyLink link = replica.replicaOf(master);
         master.awaitReplicated(replica, catchUp);
         return new Replica(replica, link);
@@ -122,9 +122,12 @@ public final class ScenarioContext implements AutoCloseable {
         return nodes().stream().map(this::link).toList();
     }
 
-    /** Records {@code node}'s key expiries and deletions in the history, each line starting with {@code label}. */
-    public synchronized void watch(RedisNode node, String label) {
-        resources.push(new RedisWatch(node, label, history));
+    /**
+     * Records what {@code node} does to lock keys in the history, as node {@code name}: who it stores
+     * the key for, renewals, expiries, deletions. A node restarted on the same port is still watched.
+     */
+    public synchronized void watch(RedisNode node, String name) {
+        resources.push(new RedisWatch(node, name, history));
     }
 
     /** A client called {@code name} on {@link #nodes()}. */
@@ -147,6 +150,7 @@ public final class ScenarioContext implements AutoCloseable {
         }
         Locks locks = stage.open(clients, options);
         resources.push(locks);
+        history.client(Actor.laneOf(name), locks.clientId());
         return new Actor(name, locks, options.lease(), history);
     }
 

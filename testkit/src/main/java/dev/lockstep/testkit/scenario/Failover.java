@@ -79,7 +79,6 @@ public final class Failover extends Scenario {
         RedisNode victim = context.node();
         victim.kill();
         victim.start();
-        context.watch(victim, "n1: ");
         history.record(History.REDIS, Kind.FAULT, "n1 killed, back empty");
         Actor b = context.actor("B", options);
         if (b.tryLock(LOCK, B_WAIT, null)) {

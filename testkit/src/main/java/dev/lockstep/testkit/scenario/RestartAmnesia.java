@@ -100,7 +100,6 @@ public final class RestartAmnesia extends Scenario {
             }
         }
         restarted.start();
-        context.watch(restarted, "n3: ");
         history.record(History.REDIS, Kind.FAULT, "n3 " + (remedy == Remedy.AOF ? "back from its AOF" : "back, empty"));
         links.get(3).heal();
         links.get(4).heal();

@@ -1,0 +1,108 @@
+package dev.lockstep.lab;
+
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertFalse;
+import static org.junit.jupiter.api.Assertions.assertNull;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
+import dev.lockstep.testkit.History.Kind;
+import dev.lockstep.testkit.KeyOwnership;
+import dev.lockstep.testkit.KeyOwnership.Hold;
+import dev.lockstep.testkit.Outcome;
+import dev.lockstep.testkit.RedisFixture;
+import dev.lockstep.testkit.Stage;
+import dev.lockstep.testkit.Timeline;
+import dev.lockstep.testkit.scenario.Catalog;
+import java.util.List;
+import org.junit.jupiter.api.AfterAll;
+import org.junit.jupiter.api.BeforeAll;
+import org.junit.jupiter.api.Test;
+import org.w3c.dom.Document;
+
+/** The state a lock keeps out of sight, read from real runs: whose key each node stores, renewals, lease deadlines. */
+class KeyOwnershipTest {
+
+    private static RedisFixture fixture;
+
+    @BeforeAll
+    static void start() {
+        fixture = RedisFixture.fromSystemProperty();
+    }
+
+    @AfterAll
+    static void stop() {
+        fixture.close();
+    }
+
+    @Test
+    void aForeignUnlockShowsWhoseKeyItDeleted() throws Exception {
+        Outcome outcome = run("v1-setnx", "foreign-unlock");
+        KeyOwnership ownership = KeyOwnership.of(outcome.history());
+
+        assertEquals(List.of("master"), ownership.nodes());
+        assertEquals(List.of("A EXPIRED", "B DELETED", "C DELETED"), summary(ownership.holds(), "master"));
+        assertEquals(List.of("A"), ownership.deadlines().stream().map(KeyOwnership.Deadline::lane).toList(),
+                "A's fixed lease ran out while it worked");
+        assertFitsAndShows(outcome, "master");
+        Document svg = SvgTimelineTest.parse(SvgTimeline.render(outcome));
+        assertEquals(3, SvgTimelineTest.byClass(svg, "rect", "hold").size());
+        assertEquals(1, SvgTimelineTest.byClass(svg, "line", "deadline").size());
+    }
+
+    @Test
+    void theWatchdogsRenewalsMoveTheDeadlineThatAFixedLeaseMisses() throws Exception {
+        KeyOwnership fixed = KeyOwnership.of(run("v3-reentrant-hash", "long-critical-section").history());
+        Outcome renewedRun = run("v4-watchdog", "long-critical-section");
+        KeyOwnership renewed = KeyOwnership.of(renewedRun.history());
+
+        assertTrue(fixed.renewals().isEmpty());
+        assertTrue(fixed.deadlines().stream().anyMatch(d -> d.lane().equals("A")), "v3: A's lease ran out under it");
+        assertTrue(renewed.renewals().stream().filter(r -> r.owner().equals("A")).count() >= 3, () -> renewed.renewals().toString());
+        assertTrue(renewed.deadlines().stream().noneMatch(d -> d.lane().equals("A")), "v4: A's lease never ran out");
+        assertTrue(Timeline.render(renewedRun.history()).contains("A+"), "a renewal marked in the node column");
+        Document svg = SvgTimelineTest.parse(SvgTimeline.render(renewedRun));
+        assertTrue(SvgTimelineTest.byClass(svg, "line", "renewal").size() >= 3);
+    }
+
+    @Test
+    void aRestartedRedLockNodeLosesAsKeyAndStoresBs() throws Exception {
+        Outcome outcome = run("v6-redlock", "restart-amnesia");
+        KeyOwnership ownership = KeyOwnership.of(outcome.history());
+
+        assertEquals(List.of("n1", "n2", "n3", "n4", "n5"), ownership.nodes());
+        assertEquals(List.of("A DOWN", "B DELETED"), summary(ownership.holds(), "n3"));
+        assertEquals(List.of("B DELETED"), summary(ownership.holds(), "n4"));
+        assertEquals(List.of("A DELETED"), summary(ownership.holds(), "n1"));
+        assertFitsAndShows(outcome, "n5");
+    }
+
+    @Test
+    void fixtureKeysAreLeftOutUnlessAskedFor() throws Exception {
+        Outcome outcome = run("v5-pubsub-retry", "failover+wait");
+
+        assertTrue(outcome.history().events().stream().anyMatch(e -> e.kind() == Kind.FIXTURE));
+        assertFalse(Timeline.render(outcome.history()).contains("replication-marker"));
+        assertTrue(Timeline.render(outcome.history(), false, true).contains("replication-marker"));
+    }
+
+    private static Outcome run(String stage, String scenario) {
+        Stage found = Stages.all().stream().filter(s -> s.name().equals(stage)).findFirst().orElseThrow();
+        Outcome outcome = Outcome.run(found, Catalog.byId(scenario), fixture);
+        assertNull(outcome.error(), () -> outcome.report());
+        return outcome;
+    }
+
+    /** Each hold on {@code node}, in order, as its owner and what ended it. */
+    private static List<String> summary(List<Hold> holds, String node) {
+        return holds.stream().filter(h -> h.node().equals(node)).sorted((x, y) -> Long.compare(x.from(), y.from()))
+                .map(h -> h.owner() + " " + h.end()).toList();
+    }
+
+    private static void assertFitsAndShows(Outcome outcome, String node) {
+        String text = Timeline.render(outcome.history());
+        for (String line : text.split("\n")) {
+            assertTrue(line.length() <= Timeline.COLUMNS, () -> line.length() + " columns: " + line + "\n" + text);
+        }
+        assertTrue(text.lines().findFirst().orElseThrow().contains(node), text);
+    }
+}
