@@ -119,13 +119,13 @@ public final class KeyOwnership {
     }
 
     /**
-     * Where a {@link Kind#HELD} event belongs in a list of rows: just before the lock call that wrote
-     * the key returned, when that came first. A client often hears its reply before the watch hears
-     * of the write, and a row that says "locked" should show the key it took.
+     * Where a {@link Kind#HELD} event belongs in a list of rows: just before the acquisition that wrote
+     * the key returned. A client often hears its reply before the watch hears of the write, and a row
+     * that says "locked" should show the key it took.
      */
     public long drawnAt(Event held) {
         Event call = calls.get(held);
-        return call == null ? held.at() : Math.min(held.at(), call.at() - 1);
+        return call == null || call.kind() != Kind.ACQUIRED ? held.at() : call.at() - 1;
     }
 
     /** The node a Redis event came from, or null for a client's event or a fault. */

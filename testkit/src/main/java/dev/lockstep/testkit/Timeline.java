@@ -107,6 +107,7 @@ public final class Timeline {
         private final int redisWidth;
         private final Map<String, Integer> nodeWidths = new HashMap<>();
         private final Set<Event> intruders = new HashSet<>();
+        private final Map<Event, Long> drawn = new HashMap<>();
         private final StringBuilder out = new StringBuilder();
 
         Drawing(History history, boolean ansi, boolean fixture) {
@@ -126,6 +127,7 @@ public final class Timeline {
                 events.add(new Event(deadline.at(), deadline.lane(), Kind.NOTE, "lease over (own clock)",
                         deadline.at(), Long.MAX_VALUE, 0));
             }
+            drawnAt(events);
             events.sort((x, y) -> Long.compare(drawnAt(x), drawnAt(y)));
             this.rows = rows(events, fixture);
             this.redisLane = rows.stream().anyMatch(r -> isRedis(r.shown()));
@@ -142,8 +144,27 @@ public final class Timeline {
             this.redisWidth = COLUMNS - 12 - nodeColumns - clients.size() * (lane + 2);
         }
 
+        /**
+         * Moves each node's key taken onto the row of the acquisition that took it, and that node's
+         * earlier events (the previous owner's expiry or deletion) before it: they happened first, though
+         * the watch may hear of them after the client hears its reply.
+         */
+        private void drawnAt(List<Event> events) {
+            Map<String, Long> next = new HashMap<>();
+            for (int i = events.size() - 1; i >= 0; i--) {
+                Event e = events.get(i);
+                String node = KeyOwnership.node(e);
+                if (node != null) {
+                    long at = Math.min(e.kind() == Kind.HELD ? ownership.drawnAt(e) : e.at(),
+                            next.getOrDefault(node, Long.MAX_VALUE) - 1);
+                    drawn.put(e, at);
+                    next.put(node, at);
+                }
+            }
+        }
+
         private long drawnAt(Event e) {
-            return e.kind() == Kind.HELD ? ownership.drawnAt(e) : e.at();
+            return drawn.getOrDefault(e, e.at());
         }
 
         /**
@@ -172,13 +193,13 @@ public final class Timeline {
                 int next = before.get(i);
                 long at = drawnAt(e);
                 boolean toNext = next < rows.size() && (next == 0
-                        || rows.get(next).shown().at() - at <= at - rows.get(next - 1).shown().at());
+                        || drawnAt(rows.get(next).shown()) - at <= at - drawnAt(rows.get(next - 1).shown()));
                 if (toNext) {
                     rows.get(next).events().add(0, e);
                 } else if (next > 0) {
                     Row previous = rows.get(next - 1);
                     int after = previous.events().size();
-                    while (after > 0 && previous.events().get(after - 1).at() > at) {
+                    while (after > 0 && drawnAt(previous.events().get(after - 1)) > at) {
                         after--;
                     }
                     previous.events().add(after, e);
@@ -187,12 +208,12 @@ public final class Timeline {
             return rows;
         }
 
-        private static boolean sharesRow(Row row, Event e) {
+        private boolean sharesRow(Row row, Event e) {
             Event first = row.shown();
             boolean mergeable = e.kind() == Kind.EXPIRED || e.kind() == Kind.DELETED || e.kind() == Kind.RENEWED;
             return mergeable && KeyOwnership.node(first) != null && KeyOwnership.node(e) != null
                     && first.kind() == e.kind() && first.detail().equals(e.detail())
-                    && e.at() - first.at() <= SAME_ROW_NANOS
+                    && drawnAt(e) - drawnAt(first) <= SAME_ROW_NANOS
                     && row.events().stream().noneMatch(x -> x.actor().equals(e.actor()));
         }
 
@@ -263,7 +284,7 @@ public final class Timeline {
                     cells.add(isRedis(e) ? new Cell(redisLabel(row), style(e)) : Cell.EMPTY);
                 }
                 Cell marker = crowded ? new Cell("x" + (inside.size() + reading.size()), VIOLATION) : Cell.EMPTY;
-                wrapped(String.format("%6d", e.millis()), marker, cells);
+                wrapped(String.format("%6d", drawnAt(e) / 1_000_000), marker, cells);
                 for (Event x : row.events()) {
                     if (x.kind() == Kind.EXIT || x.kind() == Kind.CRASH) {
                         inside.remove(x.actor());
