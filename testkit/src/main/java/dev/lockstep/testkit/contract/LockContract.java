@@ -22,6 +22,7 @@ import dev.lockstep.testkit.Scoreboard;
 import dev.lockstep.testkit.ServerSecurity;
 import dev.lockstep.testkit.Stage;
 import dev.lockstep.testkit.Threads;
+import dev.lockstep.testkit.Timeline;
 import dev.lockstep.testkit.explore.ScheduleExplorer;
 import dev.lockstep.testkit.scenario.Catalog;
 import java.nio.file.Path;
@@ -193,6 +194,8 @@ public abstract class LockContract {
         assumeTrue(scenario.appliesTo(stage), () -> scenario.id() + " needs " + scenario.needs());
         String report = outcome.report();
         System.out.println("\n" + report);
+        Timeline.render(outcome.history()).lines().filter(row -> row.length() > Timeline.COLUMNS).findFirst()
+                .ifPresent(row -> fail("a timeline row is wider than " + Timeline.COLUMNS + " columns:\n" + row));
         boolean strict = Boolean.getBoolean("lockstep.strict");
         switch (outcome.cell()) {
             case PREVENTED -> {
