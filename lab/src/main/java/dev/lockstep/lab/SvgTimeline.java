@@ -576,7 +576,7 @@ final class SvgTimeline {
                 return;
             }
             String shape = switch (e.kind()) {
-                case ACQUIRED -> circle(x, y, 4.5, "#1e8e3e", null);
+                case ACQUIRED, READ_LOCKED -> circle(x, y, 4.5, "#1e8e3e", null);
                 case DENIED -> circle(x, y, 4.5, "#ffffff", "#e37400");
                 case ENTER, EXIT, READ_ENTER, READ_EXIT -> String.format(Locale.ROOT,
                         "<line x1=\"%.1f\" y1=\"%d\" x2=\"%.1f\" y2=\"%d\" stroke=\"#202124\" stroke-width=\"2\"/>",
@@ -761,7 +761,7 @@ final class SvgTimeline {
 
     private static String labelColour(Kind kind) {
         return switch (kind) {
-            case ACQUIRED -> "#1e7e34";
+            case ACQUIRED, READ_LOCKED -> "#1e7e34";
             case DENIED, UNLOCK_REFUSED, LOST -> "#b06000";
             case FAULT, CRASH -> "#8e24aa";
             case EXPIRED -> "#00695c";

@@ -105,7 +105,7 @@ public final class Actor {
             return false;
         }
         if (taken) {
-            history.record(name, Kind.NOTE, lock == locks.get(lockName) ? "locked (no read lock: exclusive)"
+            history.readLocked(name, start, lock == locks.get(lockName) ? "locked (no read lock: exclusive)"
                     : "read-locked");
         } else {
             history.denied(name, start, "no read lock after " + (history.now() - start) / 1_000_000 + " ms");

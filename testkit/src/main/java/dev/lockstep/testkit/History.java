@@ -28,6 +28,8 @@ public final class History {
         ACQUIRED,
         /** A lock call gave up or failed. */
         DENIED,
+        /** A read-lock call returned holding the read side (or, on a stage without one, the lock). */
+        READ_LOCKED,
         /** Entered the critical section. */
         ENTER,
         /** Left the critical section. */
@@ -53,8 +55,9 @@ public final class History {
         /** Anything else worth a line in the timeline. */
         NOTE,
         /**
-         * A node stores the lock's key for new owners (detail: their owner values, comma-separated): a
-         * timeline draws it as the owner's bar on that node, not as a line of its own.
+         * A node stores the lock's key for new owners (detail: their owner values, comma-separated, or
+         * empty when the key was gone before the watch could read it): a timeline draws it as the
+         * owner's bar on that node, not as a line of its own.
          */
         HELD,
         /** A node's key got a new TTL from a renewal: the watchdog at work. */
@@ -75,7 +78,7 @@ public final class History {
      * @param actor      who
      * @param kind       what
      * @param detail     a few words for the timeline
-     * @param since      for ACQUIRED and DENIED: when the lock call started; otherwise {@code at}
+     * @param since      for ACQUIRED, READ_LOCKED and DENIED: when the lock call started; otherwise {@code at}
      * @param leaseFloor for {@link Kind#ACQUIRED}: a time before which the lease surely had not run out
      *                   (the attempt's start plus the lease), or {@link Long#MAX_VALUE} when unbounded
      * @param depth      for ACQUIRED and UNLOCK: the hold count after the call (0 after the last unlock)
@@ -108,6 +111,11 @@ public final class History {
     public void acquired(String actor, long attemptStart, Duration lease, int depth, String detail) {
         long floor = lease == null ? Long.MAX_VALUE : attemptStart + lease.toNanos();
         add(new Event(now(), actor, Kind.ACQUIRED, detail, attemptStart, floor, depth));
+    }
+
+    /** Records a read-lock call that started at {@code attemptStart} and returned holding the read side. */
+    public void readLocked(String actor, long attemptStart, String detail) {
+        add(new Event(now(), actor, Kind.READ_LOCKED, detail, attemptStart, Long.MAX_VALUE, 0));
     }
 
     /** Records a lock call that started at {@code attemptStart} and returned without the lock. */

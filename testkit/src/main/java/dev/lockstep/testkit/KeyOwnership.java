@@ -119,13 +119,13 @@ public final class KeyOwnership {
     }
 
     /**
-     * Where a {@link Kind#HELD} event belongs in a list of rows: just before the acquisition that wrote
-     * the key returned. A client often hears its reply before the watch hears of the write, and a row
+     * Where a {@link Kind#HELD} event belongs in a list of rows: just before the acquisition (of the
+     * lock or a read side) that wrote the key returned. A client often hears its reply before the watch hears of the write, and a row
      * that says "locked" should show the key it took.
      */
     public long drawnAt(Event held) {
         Event call = calls.get(held);
-        return call == null || call.kind() != Kind.ACQUIRED ? held.at() : call.at() - 1;
+        return call == null || call.kind() == Kind.DENIED ? held.at() : call.at() - 1;
     }
 
     /** The node a Redis event came from, or null for a client's event or a fault. */
@@ -158,7 +158,8 @@ public final class KeyOwnership {
     private static Event call(Event held, List<Event> events, String lane) {
         Event best = null;
         for (Event call : events) {
-            boolean lockCall = call.kind() == Kind.ACQUIRED || call.kind() == Kind.DENIED;
+            boolean lockCall = call.kind() == Kind.ACQUIRED || call.kind() == Kind.READ_LOCKED
+                    || call.kind() == Kind.DENIED;
             if (lockCall && (lane == null || Actor.laneOf(call.actor()).equals(lane))
                     && call.since() <= held.at() && held.at() <= call.at() + MATCH_SLACK_NANOS
                     && (best == null || Math.abs(call.at() - held.at()) < Math.abs(best.at() - held.at()))) {

@@ -1,6 +1,7 @@
 package dev.lockstep.testkit;
 
 import dev.lockstep.testkit.History.Kind;
+import java.util.Collections;
 import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
@@ -29,6 +30,8 @@ final class RedisWatch implements AutoCloseable {
     private static final List<String> WRITES = List.of("set", "hset", "hincrby");
     private static final String[] CHANNELS = {EVENTS + "set", EVENTS + "hset", EVENTS + "hincrby",
         EVENTS + "expire", EVENTS + "expired", EVENTS + "del"};
+    /** What PTTL answers for a key that does not exist. */
+    private static final long GONE = -2;
     /** How often a watch whose node went away asks whether it is back. */
     private static final long RECONNECT_MILLIS = 20;
 
@@ -141,9 +144,13 @@ final class RedisWatch implements AutoCloseable {
         }
     }
 
-    /** Whether {@code key} is the fixture's or a lock's helper key rather than the lock's own: the hash tells the story. */
+    /**
+     * Whether {@code key} is the fixture's (a replication marker, the warm-up lock) or a lock's helper
+     * key rather than the lock's own: the hash tells the story.
+     */
     private static boolean isFixture(String key) {
-        return key.startsWith(RedisNode.REPLICATION_MARKER) || key.contains(":rwlock_timeout:")
+        return key.startsWith(RedisNode.REPLICATION_MARKER) || key.equals(ScenarioContext.WARM_UP_LOCK)
+                || key.contains(":rwlock_timeout:")
                 || key.startsWith("redisson_lock_queue:") || key.startsWith("redisson_lock_timeout:");
     }
 
@@ -177,9 +184,7 @@ final class RedisWatch implements AutoCloseable {
             }
             if (WRITES.contains(event)) {
                 justWritten = key;
-                if (event.equals("set") || !owners.containsKey(key)) {
-                    held(at, key);
-                }
+                held(at, key);
             } else if (event.equals("expire")) {
                 if (key.equals(justWritten)) {
                     justWritten = null;
@@ -207,16 +212,32 @@ final class RedisWatch implements AutoCloseable {
         }
 
         /**
-         * Reads {@code key}'s owners in one round trip and records a hold if they changed. A key gone
-         * already is no hold, nor is one without a TTL: every lock key has one, a resource's stock does not.
+         * Reads {@code key}'s owners in one round trip and records a hold if they changed (a new key, or a
+         * reader joining the hash). A key without a TTL is no hold: every lock key has one, a resource's
+         * stock does not. A key gone already, or on a node that died before it answered, was held by
+         * owners unknown, whom the timeline names from the lock call under way.
          */
         private void held(long at, String key) {
             Pipeline reads = reader.pipelined();
             Response<Long> ttl = reads.pttl(key);
             Response<String> value = reads.get(key);
             Response<Set<String>> fields = reads.hkeys(key);
-            reads.sync();
-            if (ttl.get() <= 0) {
+            try {
+                reads.sync();
+            } catch (JedisException e) {
+                if (!owners.containsKey(key)) {
+                    // The node died before the read: the key was there, for owners the timeline names from the lock call.
+                    history.recordAt(at, actor, Kind.HELD, "");
+                }
+                throw e;
+            }
+            if (ttl.get() == GONE) {
+                if (!owners.containsKey(key)) {
+                    history.recordAt(at, actor, Kind.HELD, "");
+                }
+                return;
+            }
+            if (ttl.get() < 0) {
                 return;
             }
             String owner = orNull(value);
@@ -225,9 +246,17 @@ final class RedisWatch implements AutoCloseable {
                 owner = hash == null ? null : String.join(",", hash.stream().filter(f -> !f.equals("mode")).sorted()
                         .toList());
             }
-            if (owner != null && !owner.isEmpty() && !owner.equals(owners.put(key, owner))) {
-                history.recordAt(at, actor, Kind.HELD, owner);
+            String known = owners.get(key);
+            if (owner == null || owner.isEmpty() || owner.equals(known)) {
+                return;
             }
+            // A key changes hands only through a deletion or an expiry, whose notification is still on its
+            // way: owners all new on a known key mean this read ran ahead of it, and the next write reads again.
+            if (known != null && Collections.disjoint(List.of(known.split(",")), List.of(owner.split(",")))) {
+                return;
+            }
+            owners.put(key, owner);
+            history.recordAt(at, actor, Kind.HELD, owner);
         }
 
         /** A pipelined reply, or null where the key had another type. */

@@ -24,6 +24,12 @@ import redis.clients.jedis.RedisClient;
  */
 public final class ScenarioContext implements AutoCloseable {
 
+    /**
+     * The lock a scenario takes before its story to open a client's connections, as in a running
+     * service. Timelines treat its key as the fixture's own.
+     */
+    public static final String WARM_UP_LOCK = "warm-up";
+
     private final Stage stage;
     private final RedisFixture fixture;
     private final History history = new History();

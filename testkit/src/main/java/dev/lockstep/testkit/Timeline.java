@@ -308,6 +308,9 @@ public final class Timeline {
                 parts.add(names + ": whom " + (nodes.size() == 1 ? "the node" : "each node")
                         + " stores the lock's key for; + marks a renewal.");
             }
+            if (ownership.holds().stream().anyMatch(h -> h.owner().contains("?"))) {
+                parts.add("?: a key no recorded lock call wrote.");
+            }
             if (!parts.isEmpty()) {
                 out.append('\n');
                 for (String text : parts) {
@@ -334,7 +337,7 @@ public final class Timeline {
                 return VIOLATION;
             }
             return switch (e.kind()) {
-                case ACQUIRED -> GREEN;
+                case ACQUIRED, READ_LOCKED -> GREEN;
                 case DENIED, UNLOCK_REFUSED, LOST -> YELLOW;
                 case CRASH, FAULT -> MAGENTA;
                 case EXPIRED, DELETED, RENEWED -> CYAN;
@@ -436,7 +439,7 @@ public final class Timeline {
         String thread = e.actor().contains("/") && !History.REDIS.equals(Actor.laneOf(e.actor()))
                 ? e.actor().substring(e.actor().indexOf('/') + 1) + ": " : "";
         return thread + switch (e.kind()) {
-            case ACQUIRED, ENTER, EXIT, READ_ENTER, READ_EXIT, UNLOCK, NOTE, UNLOCK_REFUSED, LOST, EXPIRED, DELETED,
+            case ACQUIRED, READ_LOCKED, ENTER, EXIT, READ_ENTER, READ_EXIT, UNLOCK, NOTE, UNLOCK_REFUSED, LOST, EXPIRED, DELETED,
                  RENEWED, HELD, DOWN, FIXTURE -> e.detail();
             case DENIED -> "no lock: " + e.detail();
             case CRASH, FAULT -> "!! " + e.detail();

@@ -67,7 +67,7 @@ public final class LostReply extends Scenario {
 
     /** Opens A's connections before the story, as in a running service: a connection's handshake is not the point. */
     private static void warmUp(Actor a) throws InterruptedException {
-        DistLock lock = a.locks().get("warm-up");
+        DistLock lock = a.locks().get(ScenarioContext.WARM_UP_LOCK);
         if (!lock.tryLock(Duration.ofSeconds(1), null)) {
             throw new IllegalStateException("A could not take a free lock to open its connections");
         }
