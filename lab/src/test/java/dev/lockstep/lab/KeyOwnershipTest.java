@@ -77,6 +77,14 @@ class KeyOwnershipTest {
     }
 
     @Test
+    void readersShareTheKeyTheNodeStores() throws Exception {
+        KeyOwnership ownership = KeyOwnership.of(run("read-write-lock", "readers-share").history());
+
+        assertTrue(ownership.holds().stream().anyMatch(h -> h.owner().equals("A+B") || h.owner().equals("B+A")),
+                () -> "a hold shared by both clients' readers: " + ownership.holds());
+    }
+
+    @Test
     void fixtureKeysAreLeftOutUnlessAskedFor() throws Exception {
         Outcome outcome = run("v5-pubsub-retry", "failover+wait");
 
