@@ -77,6 +77,15 @@ class KeyOwnershipTest {
     }
 
     @Test
+    void aStoryOverWithinMillisecondsIsHeardToItsEnd() throws Exception {
+        for (int run = 0; run < 5; run++) {
+            KeyOwnership ownership = KeyOwnership.of(run("v3-reentrant-hash", "reentry").history());
+
+            assertEquals(List.of("A DELETED", "B DELETED"), summary(ownership.holds(), "master"), "run " + run);
+        }
+    }
+
+    @Test
     void readersShareTheKeyTheNodeStores() throws Exception {
         KeyOwnership ownership = KeyOwnership.of(run("read-write-lock", "readers-share").history());
 

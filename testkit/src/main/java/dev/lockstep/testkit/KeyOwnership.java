@@ -59,6 +59,10 @@ public final class KeyOwnership {
                 case HELD -> {
                     String owner = ownerOf(e, events, clients);
                     owners.put(e, owner);
+                    if (held != null && owners.get(held).equals(owner)) {
+                        // The same owners read again: one hold goes on.
+                        continue;
+                    }
                     Event call = call(e, events, owner.split("\\+")[0]);
                     if (call != null) {
                         calls.put(e, call);

@@ -6,6 +6,7 @@ import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.Set;
+import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.CountDownLatch;
 import java.util.concurrent.TimeUnit;
 import redis.clients.jedis.Jedis;
@@ -13,6 +14,7 @@ import redis.clients.jedis.JedisPubSub;
 import redis.clients.jedis.Pipeline;
 import redis.clients.jedis.Response;
 import redis.clients.jedis.exceptions.JedisDataException;
+import redis.clients.jedis.params.SetParams;
 import redis.clients.jedis.exceptions.JedisException;
 
 /**
@@ -30,6 +32,8 @@ final class RedisWatch implements AutoCloseable {
     private static final List<String> WRITES = List.of("set", "hset", "hincrby");
     private static final String[] CHANNELS = {EVENTS + "set", EVENTS + "hset", EVENTS + "hincrby",
         EVENTS + "expire", EVENTS + "expired", EVENTS + "del"};
+    /** Keys that mark how far the watch has read, each with a short TTL. */
+    private static final String CATCH_UP_MARKER = "lockstep-watch-caught-up-";
     /** What PTTL answers for a key that does not exist. */
     private static final long GONE = -2;
     /** How often a watch whose node went away asks whether it is back. */
@@ -40,6 +44,7 @@ final class RedisWatch implements AutoCloseable {
     private final History history;
     private final Thread thread;
     private final CountDownLatch subscribed = new CountDownLatch(1);
+    private final Map<String, CountDownLatch> catchingUp = new ConcurrentHashMap<>();
     private volatile boolean closed;
     private volatile Listener listener;
 
@@ -125,6 +130,28 @@ final class RedisWatch implements AutoCloseable {
         }
     }
 
+    /**
+     * Returns once every key event the node sent before this call is in the history, or after a
+     * second: a scenario can end within a millisecond of its last unlock, before the notifications
+     * that tell of it arrive. Writes a marker key and waits for its own notification, which Redis
+     * sends after all the earlier ones. A node that is down has nothing more to tell.
+     */
+    void catchUp() {
+        String marker = CATCH_UP_MARKER + System.nanoTime();
+        CountDownLatch seen = new CountDownLatch(1);
+        catchingUp.put(marker, seen);
+        try (Jedis admin = node.admin()) {
+            admin.set(marker, "1", SetParams.setParams().px(1_000));
+            seen.await(1, TimeUnit.SECONDS);
+        } catch (JedisException e) {
+            // Down: nothing more to wait for.
+        } catch (InterruptedException e) {
+            Thread.currentThread().interrupt();
+        } finally {
+            catchingUp.remove(marker);
+        }
+    }
+
     @Override
     public void close() {
         closed = true;
@@ -178,6 +205,14 @@ final class RedisWatch implements AutoCloseable {
         public void onMessage(String channel, String key) {
             long at = history.now();
             String event = channel.substring(EVENTS.length());
+            CountDownLatch caughtUp = catchingUp.get(key);
+            if (caughtUp != null) {
+                caughtUp.countDown();
+                return;
+            }
+            if (key.startsWith(CATCH_UP_MARKER)) {
+                return;
+            }
             if (isFixture(key)) {
                 history.recordAt(at, actor, Kind.FIXTURE, key + " " + event);
                 return;
@@ -232,7 +267,7 @@ final class RedisWatch implements AutoCloseable {
                 throw e;
             }
             if (ttl.get() == GONE) {
-                if (!owners.containsKey(key)) {
+                if (owners.putIfAbsent(key, "") == null) {
                     history.recordAt(at, actor, Kind.HELD, "");
                 }
                 return;

@@ -34,6 +34,7 @@ public final class ScenarioContext implements AutoCloseable {
     private final RedisFixture fixture;
     private final History history = new History();
     private final Deque<AutoCloseable> resources = new ArrayDeque<>();
+    private final List<RedisWatch> watches = new ArrayList<>();
     private final ExecutorService threads = Executors.newCachedThreadPool(runnable -> {
         Thread thread = new Thread(runnable, "lockstep-scenario");
         thread.setDaemon(true);
@@ -133,7 +134,9 @@ public final class ScenarioContext implements AutoCloseable {
      * the key for, renewals, expiries, deletions. A node restarted on the same port is still watched.
      */
     public synchronized void watch(RedisNode node, String name) {
-        resources.push(new RedisWatch(node, name, history));
+        RedisWatch watch = new RedisWatch(node, name, history);
+        watches.add(watch);
+        resources.push(watch);
     }
 
     /** A client called {@code name} on {@link #nodes()}. */
@@ -189,6 +192,7 @@ public final class ScenarioContext implements AutoCloseable {
         }
     }
 
+    /** Stops the scenario's threads, lets the history hear the nodes' last key events, then releases everything. */
     @Override
     public synchronized void close() {
         threads.shutdownNow();
@@ -197,6 +201,7 @@ public final class ScenarioContext implements AutoCloseable {
         } catch (InterruptedException e) {
             Thread.currentThread().interrupt();
         }
+        watches.forEach(RedisWatch::catchUp);
         while (!resources.isEmpty()) {
             try {
                 resources.pop().close();
