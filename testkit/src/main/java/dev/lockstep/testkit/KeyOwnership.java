@@ -158,19 +158,26 @@ public final class KeyOwnership {
         return call == null ? "?" : Actor.laneOf(call.actor());
     }
 
-    /** The lock call (of {@code lane}, or any client's when null) under way when {@code held} was seen, returning closest to it. */
+    /**
+     * The lock call (of {@code lane}, or any client's when null) that wrote {@code held}'s key: one under
+     * way when the watch heard of it, returning closest to it; else one that returned just before.
+     */
     private static Event call(Event held, List<Event> events, String lane) {
-        Event best = null;
+        Event underWay = null;
+        Event justBefore = null;
         for (Event call : events) {
             boolean lockCall = call.kind() == Kind.ACQUIRED || call.kind() == Kind.READ_LOCKED
                     || call.kind() == Kind.DENIED;
-            if (lockCall && (lane == null || Actor.laneOf(call.actor()).equals(lane))
-                    && call.since() <= held.at() && held.at() <= call.at() + MATCH_SLACK_NANOS
-                    && (best == null || Math.abs(call.at() - held.at()) < Math.abs(best.at() - held.at()))) {
-                best = call;
+            if (!lockCall || lane != null && !Actor.laneOf(call.actor()).equals(lane) || call.since() > held.at()) {
+                continue;
+            }
+            if (held.at() <= call.at()) {
+                underWay = underWay == null || call.at() < underWay.at() ? call : underWay;
+            } else if (held.at() <= call.at() + MATCH_SLACK_NANOS) {
+                justBefore = justBefore == null || call.at() > justBefore.at() ? call : justBefore;
             }
         }
-        return best;
+        return underWay != null ? underWay : justBefore;
     }
 
     /**

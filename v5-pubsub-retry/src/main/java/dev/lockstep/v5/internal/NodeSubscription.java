@@ -5,6 +5,7 @@ import java.time.Duration;
 import java.util.HashSet;
 import java.util.Map;
 import java.util.Set;
+import java.util.concurrent.locks.ReentrantLock;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 import redis.clients.jedis.Connection;
@@ -19,7 +20,7 @@ import redis.clients.jedis.util.Pool;
 
 /**
  * The connection side of a {@link Subscriber}: one pub/sub connection to one Redis node, its read
- * thread, and the channels it asked Redis for. Every field is guarded by the subscriber's monitor.
+ * thread, and the channels it asked Redis for. Every field is guarded by the subscriber's lock.
  *
  * <pre>
  * state        thread   connection  what happens
@@ -39,6 +40,8 @@ final class NodeSubscription {
     private enum State { IDLE, CONNECTING, SUBSCRIBED, DRAINING, RETRYING }
 
     private final Subscriber subscriber;
+    /** The subscriber's lock, which guards every field here: a lock, not a monitor, since its holders write to sockets. */
+    private final ReentrantLock guard;
     private final UnifiedJedis redis;
     private final String threadName;
     private final Duration retry;
@@ -54,6 +57,7 @@ final class NodeSubscription {
 
     NodeSubscription(Subscriber subscriber, UnifiedJedis redis, String threadName, Duration retry) {
         this.subscriber = subscriber;
+        this.guard = subscriber.guard();
         this.redis = redis;
         this.threadName = threadName;
         this.retry = retry;
@@ -143,8 +147,11 @@ final class NodeSubscription {
     /** Waits a few seconds for the read thread to end, after the subscriber dropped every channel. */
     void join() {
         Thread running;
-        synchronized (subscriber) {
+        guard.lock();
+        try {
             running = thread;
+        } finally {
+            guard.unlock();
         }
         if (running != null) {
             try {
@@ -161,7 +168,8 @@ final class NodeSubscription {
         while (true) {
             Listener current;
             String[] names;
-            synchronized (subscriber) {
+            guard.lock();
+            try {
                 Map<String, ReleaseChannel> wanted = subscriber.wanted();
                 if (wanted.isEmpty()) {
                     state = State.IDLE;
@@ -177,6 +185,8 @@ final class NodeSubscription {
                 pingSentAt = 0;
                 lastHeardAt = System.nanoTime();
                 current = listener = new Listener(reconnected);
+            } finally {
+                guard.unlock();
             }
             try {
                 subscribe(current, names);
@@ -184,7 +194,8 @@ final class NodeSubscription {
             } catch (JedisException e) {
                 // Redis answered no (an ACL without the channel or the command): no retry will change that.
                 boolean refused = Patience.refused(e);
-                synchronized (subscriber) {
+                guard.lock();
+                try {
                     // Nothing may be written to the dead listener's connection while we pause.
                     state = State.RETRYING;
                     listener = null;
@@ -192,13 +203,18 @@ final class NodeSubscription {
                     if (refused) {
                         subscriber.wanted().values().forEach(channel -> channel.refused(e));
                     }
+                } finally {
+                    guard.unlock();
                 }
                 logFailure(e, refused);
                 pauseBeforeRetry();
                 reconnected = true;
             } finally {
-                synchronized (subscriber) {
+                guard.lock();
+                try {
                     connection = null;
+                } finally {
+                    guard.unlock();
                 }
             }
         }
@@ -208,9 +224,12 @@ final class NodeSubscription {
     private void logFailure(JedisException e, boolean refused) {
         String cause = e.getClass().getSimpleName() + ": " + e.getMessage();
         boolean first;
-        synchronized (subscriber) {
+        guard.lock();
+        try {
             first = !cause.equals(lastWarned);
             lastWarned = cause;
+        } finally {
+            guard.unlock();
         }
         String message = refused ? "subscription on {} refused by Redis ({}); its waiters fail with a LockException"
                 : "subscription on {} failed ({}); waiters sleep at most a holder's lease until it is back";
@@ -229,8 +248,11 @@ final class NodeSubscription {
             return;
         }
         try (own) {
-            synchronized (subscriber) {
+            guard.lock();
+            try {
                 connection = own;
+            } finally {
+                guard.unlock();
             }
             current.proceed(own, names);
         }
@@ -271,7 +293,8 @@ final class NodeSubscription {
 
         @Override
         public void onSubscribe(String channel, int subscribedChannels) {
-            synchronized (subscriber) {
+            guard.lock();
+            try {
                 lastHeardAt = System.nanoTime();
                 // Back: the next outage is news again.
                 lastWarned = null;
@@ -284,38 +307,49 @@ final class NodeSubscription {
                     // Joins and leaves that came while the connection was opening are sent now.
                     sendChanges();
                 }
+            } finally {
+                guard.unlock();
             }
         }
 
         /**
          * The read loop ends (and hands the connection back) after the last unsubscribe reply.
          * Redis may answer before the waiter that wrote the unsubscribe has returned from its
-         * write; taking the monitor here makes the loop wait for that writer.
+         * write; taking the lock here makes the loop wait for that writer.
          */
         @Override
         public void onUnsubscribe(String channel, int subscribedChannels) {
-            synchronized (subscriber) {
+            guard.lock();
+            try {
                 // Nothing to do inside: entering is the point.
-                assert Thread.holdsLock(subscriber);
+                assert guard.isHeldByCurrentThread();
+            } finally {
+                guard.unlock();
             }
         }
 
         @Override
         public void onPong(String pattern) {
-            synchronized (subscriber) {
+            guard.lock();
+            try {
                 pingSentAt = 0;
                 lastHeardAt = System.nanoTime();
+            } finally {
+                guard.unlock();
             }
         }
 
         @Override
         public void onMessage(String channel, String message) {
-            synchronized (subscriber) {
+            guard.lock();
+            try {
                 lastHeardAt = System.nanoTime();
                 ReleaseChannel waiting = subscriber.wanted().get(channel);
                 if (waiting != null) {
                     waiting.permits.release();
                 }
+            } finally {
+                guard.unlock();
             }
         }
     }

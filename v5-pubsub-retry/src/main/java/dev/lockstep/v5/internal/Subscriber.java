@@ -9,6 +9,7 @@ import java.util.List;
 import java.util.Map;
 import java.util.Set;
 import java.util.concurrent.TimeUnit;
+import java.util.concurrent.locks.ReentrantLock;
 import redis.clients.jedis.UnifiedJedis;
 
 /**
@@ -38,6 +39,12 @@ public final class Subscriber implements AutoCloseable {
         Long tryOnce();
     }
 
+    /**
+     * Guards the wanted channels and every connection's state. A lock rather than a monitor: its holders
+     * write SUBSCRIBE, UNSUBSCRIBE and PING to sockets, and a virtual thread blocked in a socket write
+     * while it holds a monitor pins its carrier thread on JDK 21 to 23.
+     */
+    private final ReentrantLock guard = new ReentrantLock();
     private final List<NodeSubscription> connections = new ArrayList<>();
     private final Map<String, ReleaseChannel> wanted = new HashMap<>();
     private final Duration retry;
@@ -119,8 +126,13 @@ public final class Subscriber implements AutoCloseable {
         }
     }
 
-    private synchronized void heartbeat() {
-        connections.forEach(c -> c.heartbeat(HEARTBEAT.toNanos()));
+    private void heartbeat() {
+        guard.lock();
+        try {
+            connections.forEach(c -> c.heartbeat(HEARTBEAT.toNanos()));
+        } finally {
+            guard.unlock();
+        }
     }
 
     private static boolean acquireTurn(ReleaseChannel channel) throws InterruptedException {
@@ -129,46 +141,69 @@ public final class Subscriber implements AutoCloseable {
     }
 
     /** The channels subscribed right now on any node, as Redis was asked. */
-    public synchronized Set<String> channels() {
-        Set<String> all = new HashSet<>();
-        connections.forEach(c -> all.addAll(c.requested()));
-        return all;
+    public Set<String> channels() {
+        guard.lock();
+        try {
+            Set<String> all = new HashSet<>();
+            connections.forEach(c -> all.addAll(c.requested()));
+            return all;
+        } finally {
+            guard.unlock();
+        }
     }
 
     /** Unsubscribes everything and ends the threads. */
     @Override
     public void close() {
-        synchronized (this) {
+        guard.lock();
+        try {
             closed = true;
             wanted.clear();
             connections.forEach(NodeSubscription::reconcile);
+        } finally {
+            guard.unlock();
         }
         connections.forEach(NodeSubscription::join);
     }
 
-    /** The channels waiters want, by name; empty once closed. Called with this monitor held. */
+    /** The lock that guards the wanted channels and the connections' state. */
+    ReentrantLock guard() {
+        return guard;
+    }
+
+    /** The channels waiters want, by name; empty once closed. Called with the {@link #guard()} held. */
     Map<String, ReleaseChannel> wanted() {
         return wanted;
     }
 
     /** Joins {@code name}'s waiters, subscribing if this is the first. */
-    private synchronized ReleaseChannel join(String name) {
-        if (closed) {
-            throw new IllegalStateException("the subscriber is closed");
+    private ReleaseChannel join(String name) {
+        guard.lock();
+        try {
+            if (closed) {
+                throw new IllegalStateException("the subscriber is closed");
+            }
+            ReleaseChannel channel = wanted.computeIfAbsent(name, n -> new ReleaseChannel(n, connections.size()));
+            if (channel.users++ == 0) {
+                connections.forEach(NodeSubscription::reconcile);
+                observer.subscription(name, true);
+            }
+            return channel;
+        } finally {
+            guard.unlock();
         }
-        ReleaseChannel channel = wanted.computeIfAbsent(name, n -> new ReleaseChannel(n, connections.size()));
-        if (channel.users++ == 0) {
-            connections.forEach(NodeSubscription::reconcile);
-            observer.subscription(name, true);
-        }
-        return channel;
     }
 
-    private synchronized void leave(ReleaseChannel channel) {
-        if (--channel.users == 0) {
-            wanted.remove(channel.name);
-            connections.forEach(NodeSubscription::reconcile);
-            observer.subscription(channel.name, false);
+    private void leave(ReleaseChannel channel) {
+        guard.lock();
+        try {
+            if (--channel.users == 0) {
+                wanted.remove(channel.name);
+                connections.forEach(NodeSubscription::reconcile);
+                observer.subscription(channel.name, false);
+            }
+        } finally {
+            guard.unlock();
         }
     }
 }
