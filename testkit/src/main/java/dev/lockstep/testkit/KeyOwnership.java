@@ -159,25 +159,34 @@ public final class KeyOwnership {
     }
 
     /**
-     * The lock call (of {@code lane}, or any client's when null) that wrote {@code held}'s key: one under
-     * way when the watch heard of it, returning closest to it; else one that returned just before.
+     * The lock call (of {@code lane}, or any client's when null) that wrote {@code held}'s key. A key the
+     * watch read comes from the acquisition that returned closest to when the watch heard of it. A key
+     * gone before the watch could read it lived for a moment: most likely a grant taken back by a call
+     * still under way (a quorum round that failed), else a lock taken and let go at once.
      */
     private static Event call(Event held, List<Event> events, String lane) {
+        Event acquisition = null;
         Event underWay = null;
-        Event justBefore = null;
         for (Event call : events) {
             boolean lockCall = call.kind() == Kind.ACQUIRED || call.kind() == Kind.READ_LOCKED
                     || call.kind() == Kind.DENIED;
-            if (!lockCall || lane != null && !Actor.laneOf(call.actor()).equals(lane) || call.since() > held.at()) {
+            if (!lockCall || lane != null && !Actor.laneOf(call.actor()).equals(lane) || call.since() > held.at()
+                    || held.at() > call.at() + MATCH_SLACK_NANOS) {
                 continue;
             }
-            if (held.at() <= call.at()) {
-                underWay = underWay == null || call.at() < underWay.at() ? call : underWay;
-            } else if (held.at() <= call.at() + MATCH_SLACK_NANOS) {
-                justBefore = justBefore == null || call.at() > justBefore.at() ? call : justBefore;
+            if (call.kind() != Kind.DENIED && (acquisition == null
+                    || Math.abs(call.at() - held.at()) < Math.abs(acquisition.at() - held.at()))) {
+                acquisition = call;
+            }
+            if (held.at() <= call.at() && (underWay == null || call.at() < underWay.at())) {
+                underWay = call;
             }
         }
-        return underWay != null ? underWay : justBefore;
+        boolean readGone = held.detail().isEmpty();
+        if (readGone) {
+            return underWay != null ? underWay : acquisition;
+        }
+        return acquisition != null ? acquisition : underWay;
     }
 
     /**

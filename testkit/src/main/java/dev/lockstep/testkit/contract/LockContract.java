@@ -12,6 +12,7 @@ import dev.lockstep.testkit.Await;
 import dev.lockstep.testkit.ClientProcess;
 import dev.lockstep.testkit.FaultyLink;
 import dev.lockstep.testkit.LockThread;
+import dev.lockstep.testkit.MonitorWatch;
 import dev.lockstep.testkit.Outcome;
 import dev.lockstep.testkit.RedisBinary;
 import dev.lockstep.testkit.RedisFixture;
@@ -34,6 +35,8 @@ import java.util.List;
 import java.util.Locale;
 import java.util.Set;
 import java.util.concurrent.CountDownLatch;
+import java.util.concurrent.ExecutorService;
+import java.util.concurrent.Executors;
 import java.util.concurrent.Future;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicReference;
@@ -216,6 +219,61 @@ public abstract class LockContract {
         Set<Guarantee> declared = spec.claims().length == 0
                 ? EnumSet.noneOf(Guarantee.class) : EnumSet.copyOf(List.of(spec.claims()));
         assertEquals(declared, open().guarantees());
+    }
+
+    /**
+     * No lock code holds a monitor while it writes to or reads from Redis: on JDK 21 to 23 a virtual
+     * thread blocked on a socket inside {@code synchronized} pins its carrier thread. Holders, waiters
+     * (asleep on pub/sub from stage 5 on), a timed-out try and an interrupted waiter, all on clients
+     * that check every call ({@link MonitorWatch}).
+     */
+    @Test
+    void talksToRedisWithoutHoldingAMonitor() throws Exception {
+        assumeTrue(security == ServerSecurity.NONE, "which monitors are held does not depend on the transport");
+        MonitorWatch watch = new MonitorWatch();
+        List<RedisClient> clients = new ArrayList<>();
+        for (RedisNode node : nodes) {
+            RedisClient redis = watch.client(node.address());
+            opened.add(redis);
+            clients.add(redis);
+        }
+        Locks locks = stage.open(clients, ScenarioContext.leaseOptions(Duration.ofSeconds(5))
+                .withSpinInterval(Duration.ofMillis(20)));
+        opened.add(0, locks);
+        ExecutorService workers = Executors.newFixedThreadPool(4, task -> new Thread(task, "monitor-watch-worker"));
+        try {
+            List<Future<?>> done = new ArrayList<>();
+            for (int w = 0; w < 4; w++) {
+                // Two names: a second channel joins and leaves a subscription already open.
+                String name = "monitor-watch-" + w % 2;
+                done.add(workers.submit(() -> {
+                    DistLock lock = locks.get(name);
+                    for (int round = 0; round < 5; round++) {
+                        if (lock.tryLock(BOUNDED, null)) {
+                            Thread.sleep(5);
+                            lock.unlock();
+                        }
+                    }
+                    return null;
+                }));
+            }
+            for (Future<?> worker : done) {
+                worker.get(BOUNDED.toMillis() * 2, TimeUnit.MILLISECONDS);
+            }
+            DistLock held = locks.get("monitor-watch-0");
+            assertTrue(held.tryLock(BOUNDED, null));
+            Future<Boolean> timedOut = workers.submit(() -> locks.get("monitor-watch-0").tryLock(Duration.ofMillis(50), null));
+            assertFalse(timedOut.get(BOUNDED.toMillis(), TimeUnit.MILLISECONDS));
+            Future<Boolean> interrupted = workers.submit(() -> locks.get("monitor-watch-0").tryLock(BOUNDED, null));
+            // If it has not begun to wait yet, the interrupt meets it at the start: checked all the same.
+            Thread.sleep(50);
+            interrupted.cancel(true);
+            held.unlock();
+        } finally {
+            workers.shutdownNow();
+            assertTrue(workers.awaitTermination(BOUNDED.toMillis(), TimeUnit.MILLISECONDS));
+        }
+        assertEquals(List.of(), watch.violations());
     }
 
     @Test
