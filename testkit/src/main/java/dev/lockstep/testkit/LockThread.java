@@ -8,6 +8,7 @@ import java.util.concurrent.ExecutionException;
 import java.util.concurrent.ExecutorService;
 import java.util.concurrent.Executors;
 import java.util.concurrent.Future;
+import java.util.concurrent.ThreadFactory;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.TimeoutException;
 import java.util.concurrent.atomic.AtomicReference;
@@ -29,9 +30,9 @@ public final class LockThread implements AutoCloseable {
     /** A thread named after {@code role}, started before the first lock call. */
     public LockThread(String role) throws Exception {
         AtomicReference<Thread> made = new AtomicReference<>();
+        ThreadFactory threads = Threads.factory("lock-thread-" + role);
         executor = Executors.newSingleThreadExecutor(task -> {
-            Thread t = new Thread(task, "lock-thread-" + role);
-            t.setDaemon(true);
+            Thread t = threads.newThread(task);
             made.set(t);
             return t;
         });

@@ -83,7 +83,8 @@ public record Outcome(Stage stage, Scenario scenario, boolean claimed, Verdict v
         boolean claimed = stage.claims().contains(scenario.guarantee());
         try (ScenarioContext context = new ScenarioContext(stage, fixture)) {
             try {
-                return new Outcome(stage, scenario, claimed, scenario.run(context), context.history(), null);
+                Verdict verdict = Threads.onClientThread("lockstep-scenario-main", () -> scenario.run(context));
+                return new Outcome(stage, scenario, claimed, verdict, context.history(), null);
             } catch (Exception e) {
                 return new Outcome(stage, scenario, claimed, null, context.history(), e);
             }

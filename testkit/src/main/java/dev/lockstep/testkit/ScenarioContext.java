@@ -35,11 +35,7 @@ public final class ScenarioContext implements AutoCloseable {
     private final History history = new History();
     private final Deque<AutoCloseable> resources = new ArrayDeque<>();
     private final List<RedisWatch> watches = new ArrayList<>();
-    private final ExecutorService threads = Executors.newCachedThreadPool(runnable -> {
-        Thread thread = new Thread(runnable, "lockstep-scenario");
-        thread.setDaemon(true);
-        return thread;
-    });
+    private final ExecutorService threads = Executors.newCachedThreadPool(Threads.factory("lockstep-scenario"));
     private List<RedisNode> nodes;
 
     /** A context for running scenarios of {@code stage} on nodes from {@code fixture}. */

@@ -333,7 +333,7 @@ public abstract class LockContract {
         assertTrue(held.tryLock(Duration.ZERO, null));
         DistLock intruder = open().get("not-yours");
         AtomicReference<Throwable> thrown = new AtomicReference<>();
-        Thread other = new Thread(() -> {
+        Thread other = Threads.factory("intruder").newThread(() -> {
             try {
                 intruder.unlock();
             } catch (Throwable t) {
@@ -453,7 +453,7 @@ public abstract class LockContract {
         CountDownLatch waiting = new CountDownLatch(1);
         AtomicReference<Throwable> outcome = new AtomicReference<>();
         AtomicReference<Boolean> heldAfter = new AtomicReference<>();
-        Thread thread = new Thread(() -> {
+        Thread thread = Threads.factory("interrupted-waiter").newThread(() -> {
             waiting.countDown();
             try {
                 waiter.lockInterruptibly();

@@ -74,8 +74,16 @@ public class WatchdogLock extends AbstractDistLock {
         String owner = threadOwner();
         boolean reentry = holds.isHeld();
         List<String> args = lockArgs(lease, owner, !reentry);
-        Object reply = options().syncReplicas() > 0
-                ? lockOnReplicas(args, owner, reentry) : lockScript().run(redis(), lockKeys(), args);
+        Object reply;
+        try {
+            reply = options().syncReplicas() > 0
+                    ? lockOnReplicas(args, owner, reentry) : lockScript().run(redis(), lockKeys(), args);
+        } catch (JedisConnectionException e) {
+            if (!reentry && Thread.currentThread().isInterrupted()) {
+                giveBackInterrupted(owner, e);
+            }
+            throw e;
+        }
         if (reply instanceof Long holderLease) {
             return holderLease;
         }
@@ -118,6 +126,21 @@ public class WatchdogLock extends AbstractDistLock {
 
     /** Called on the taking thread with what {@link #lockScript()} answered when it took the lock. */
     protected void granted(Object reply) {
+    }
+
+    /**
+     * An interrupt closes a virtual thread's socket under a call waiting for its reply (JDK 21 on):
+     * the script may have granted a hold the thread never heard of, and the thread is on its way out.
+     * Gives it back now rather than let it block everyone until its lease ends. The interrupt is put
+     * back after, since a virtual thread with it set could not talk to Redis at all.
+     */
+    private void giveBackInterrupted(String owner, RuntimeException cause) {
+        Thread.interrupted();
+        try {
+            giveBack(owner, cause);
+        } finally {
+            Thread.currentThread().interrupt();
+        }
     }
 
     /** Undoes one grant, quietly: on failure its lease still ends it. */
