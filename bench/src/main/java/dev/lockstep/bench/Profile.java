@@ -89,11 +89,15 @@ public final class Profile {
 
     public static void main(String[] args) throws RunnerException, IOException {
         if (args.length != 1) {
-            System.err.println("usage: Profile quick|full|fair-lock   (from the repository root)");
+            System.err.println("usage: Profile quick|full|fair-lock|virtual-threads   (from the repository root)");
             System.exit(2);
         }
         if (args[0].equals("fair-lock")) {
             fairLock();
+            return;
+        }
+        if (args[0].equals("virtual-threads")) {
+            virtualThreads();
             return;
         }
         Kind kind = Kind.valueOf(args[0].toUpperCase(Locale.ROOT));
@@ -153,6 +157,27 @@ public final class Profile {
                 "One lock, threads split over two clients: the fair lock");
         System.out.println(machine());
         System.out.printf("fair-lock run: %s and docs/img/fair-lock-throughput.png after %s%n", json, Duration.ofNanos(System.nanoTime() - started).withNanos(0));
+    }
+
+    /**
+     * Waves of 1,000 and 10,000 virtual threads on stage 5 and Redisson's RLock, on one lock and over
+     * 1,000, beside a PING round trip: one warm-up and five measured waves each. Needs JDK 21 or later.
+     * Writes {@code bench/results/virtual-threads.json}; {@link Tables} prints it.
+     */
+    private static void virtualThreads() throws RunnerException, IOException {
+        if (Runtime.version().feature() < 21) {
+            throw new IllegalStateException("the virtual-threads profile needs JDK 21 or later, not " + Runtime.version());
+        }
+        Path json = Path.of("bench", "results", "virtual-threads.json");
+        long started = System.nanoTime();
+        System.out.println(machine());
+        List<RunResult> results = new ArrayList<>(run(Kind.QUICK.options(RoundTrip.class, "ping")));
+        results.addAll(run(new OptionsBuilder().include("^" + Pattern.quote(VirtualThreadWaves.class.getName() + ".wave") + "$")
+                .forks(1).warmupIterations(1).measurementIterations(5).shouldFailOnError(true)));
+        Files.createDirectories(json.getParent());
+        ResultFormatFactory.getInstance(ResultFormatType.JSON, json.toString()).writeOut(results);
+        System.out.println(machine());
+        System.out.printf("virtual-threads run: %s after %s%n", json, Duration.ofNanos(System.nanoTime() - started).withNanos(0));
     }
 
     /** {@code threads} over clients A and B, A taking the odd one. */

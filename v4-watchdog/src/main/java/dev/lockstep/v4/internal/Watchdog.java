@@ -6,7 +6,9 @@ import dev.lockstep.LockObserver;
 import java.time.Instant;
 import java.util.Map;
 import java.util.concurrent.ConcurrentHashMap;
+import java.util.concurrent.ExecutionException;
 import java.util.concurrent.Executors;
+import java.util.concurrent.FutureTask;
 import java.util.concurrent.LinkedBlockingQueue;
 import java.util.concurrent.RejectedExecutionException;
 import java.util.concurrent.ScheduledExecutorService;
@@ -42,6 +44,8 @@ public final class Watchdog implements AutoCloseable {
     private final ScheduledExecutorService renewer;
     private final ScheduledExecutorService clock;
     private final ThreadPoolExecutor notifier;
+    private final ThreadPoolExecutor givingBack;
+    private final Map<String, GiveBack> pendingGiveBacks = new ConcurrentHashMap<>();
     private final LockObserver observer;
     private volatile boolean closed;
 
@@ -53,6 +57,64 @@ public final class Watchdog implements AutoCloseable {
         // No thread until a loss is delivered, and none a second after.
         this.notifier = new ThreadPoolExecutor(0, 1, 1, TimeUnit.SECONDS, new LinkedBlockingQueue<>(),
                 daemonFactory("lockstep-lease-loss-" + clientName));
+        this.givingBack = new ThreadPoolExecutor(0, 1, 1, TimeUnit.SECONDS, new LinkedBlockingQueue<>(),
+                daemonFactory("lockstep-give-back-" + clientName));
+    }
+
+    /**
+     * Sends {@code giveBack} soon, on a thread of this watchdog: it undoes the grant an interrupted call
+     * of {@code owner} on {@code lockName} may have left in Redis. The interrupted thread returns at
+     * once instead of waiting for it; the same owner's next call waits for it first
+     * ({@link #awaitGiveBack}), so it never undoes a later grant.
+     */
+    public void giveBackLater(String lockName, String owner, Runnable giveBack) {
+        GiveBack task = new GiveBack(lockName + '\n' + owner, giveBack);
+        pendingGiveBacks.put(task.key, task);
+        try {
+            givingBack.execute(task);
+        } catch (RejectedExecutionException closedMeanwhile) {
+            // The client closed: the grant's lease ends it.
+            pendingGiveBacks.remove(task.key, task);
+        }
+    }
+
+    /** Before {@code owner} asks for {@code lockName}: sends any give-back still pending for it, on this thread, or waits for it. */
+    public void awaitGiveBack(String lockName, String owner) {
+        GiveBack pending = pendingGiveBacks.get(lockName + '\n' + owner);
+        if (pending == null) {
+            return;
+        }
+        pending.run();
+        boolean interrupted = false;
+        while (true) {
+            try {
+                pending.get();
+                break;
+            } catch (InterruptedException e) {
+                interrupted = true;
+            } catch (ExecutionException failed) {
+                break;
+            }
+        }
+        if (interrupted) {
+            Thread.currentThread().interrupt();
+        }
+    }
+
+    /** A pending give-back, which leaves the table when done. */
+    private final class GiveBack extends FutureTask<Void> {
+
+        private final String key;
+
+        GiveBack(String key, Runnable giveBack) {
+            super(giveBack, null);
+            this.key = key;
+        }
+
+        @Override
+        protected void done() {
+            pendingGiveBacks.remove(key, this);
+        }
     }
 
     /** When a hold of {@code lease}, taken by a request sent at {@code sentNanos}, stops being believed. */
@@ -73,6 +135,7 @@ public final class Watchdog implements AutoCloseable {
         renewer.shutdownNow();
         clock.shutdownNow();
         notifier.shutdownNow();
+        givingBack.shutdownNow();
     }
 
     /** The holds of one lock, one per holding thread of this client; every call is about the calling thread. */

@@ -36,6 +36,7 @@ public class WatchdogLock extends AbstractDistLock {
     private static final LuaScript UNLOCK = LuaScript.load(ReentrantHashLocks.class, "unlock-and-publish.lua");
     private static final LuaScript RENEW = LuaScript.load(WatchdogLocks.class, "renew.lua");
 
+    private final Watchdog watchdog;
     private final Watchdog.Holds holds;
     private final String channel;
 
@@ -48,6 +49,7 @@ public class WatchdogLock extends AbstractDistLock {
     protected WatchdogLock(String name, AbstractLocks client, Watchdog watchdog, String channel) {
         super(name, client);
         this.channel = channel;
+        this.watchdog = watchdog;
         this.holds = watchdog.holds(name, this::signalLeaseLost);
     }
 
@@ -74,13 +76,14 @@ public class WatchdogLock extends AbstractDistLock {
         String owner = threadOwner();
         boolean reentry = holds.isHeld();
         List<String> args = lockArgs(lease, owner, !reentry);
+        watchdog.awaitGiveBack(name(), owner);
         Object reply;
         try {
             reply = options().syncReplicas() > 0
                     ? lockOnReplicas(args, owner, reentry) : lockScript().run(redis(), lockKeys(), args);
         } catch (JedisConnectionException e) {
             if (!reentry && Thread.currentThread().isInterrupted()) {
-                giveBackInterrupted(owner, e);
+                watchdog.giveBackLater(name(), owner, () -> giveBackQuietly(owner));
             }
             throw e;
         }
@@ -129,17 +132,17 @@ public class WatchdogLock extends AbstractDistLock {
     }
 
     /**
-     * An interrupt closes a virtual thread's socket under a call waiting for its reply (JDK 21 on):
-     * the script may have granted a hold the thread never heard of, and the thread is on its way out.
-     * Gives it back now rather than let it block everyone until its lease ends. The interrupt is put
-     * back after, since a virtual thread with it set could not talk to Redis at all.
+     * Undoes the grant a call interrupted while it waited for its reply may have left: on a virtual
+     * thread (JDK 21 on) the interrupt closes the socket under the call, so the script may have
+     * granted a hold the thread never heard of, and the thread is on its way out. Sent by the
+     * watchdog's give-back thread, so the interrupted thread returns at once; quietly, since on
+     * failure the grant's lease still ends it.
      */
-    private void giveBackInterrupted(String owner, RuntimeException cause) {
-        Thread.interrupted();
+    private void giveBackQuietly(String owner) {
         try {
-            giveBack(owner, cause);
-        } finally {
-            Thread.currentThread().interrupt();
+            unlockScript(owner);
+        } catch (RuntimeException failed) {
+            // Its lease ends it.
         }
     }
 
