@@ -283,7 +283,7 @@ public abstract class AbstractDistLock implements DistLock {
     protected final <T> T ask(String operation, Supplier<T> call) {
         checkOpen(operation);
         try {
-            return call.get();
+            return client.call(call);
         } catch (JedisException e) {
             throw Patience.unreachable(e) ? new RedisUnreachableException(name, operation, e)
                     : new RedisRefusedException(name, operation, e);

@@ -17,6 +17,9 @@ import java.util.Set;
 import java.util.UUID;
 import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.ConcurrentMap;
+import java.util.concurrent.Semaphore;
+import java.util.function.Supplier;
+import redis.clients.jedis.RedisClient;
 import redis.clients.jedis.UnifiedJedis;
 
 /** What every stage's {@link Locks} shares: the client id, one lock object per name, and the closed state. */
@@ -31,6 +34,14 @@ public abstract class AbstractLocks implements Locks {
     private final ReferenceQueue<DistLock> collected = new ReferenceQueue<>();
     /** Lock objects some thread of this client holds: kept, whoever references them. */
     private final Set<DistLock> held = ConcurrentHashMap.newKeySet();
+    /**
+     * At most one lock call per pooled connection at once, let in first come, first served. Ten
+     * thousand virtual threads asking a pool of 8 connections at once all queue inside the pool, on a
+     * monitor that wakes them all whenever a connection comes back: a thread that must unlock, or the
+     * watchdog that must renew, can then wait past a lease. Null when the client's pool size is unknown.
+     */
+    private final Semaphore calls;
+    private final ThreadLocal<Boolean> inCall = new ThreadLocal<>();
     private volatile boolean closed;
 
     /** A client over {@code redis} (not owned: {@link #close()} leaves it open) that claims {@code guarantees}. */
@@ -54,6 +65,8 @@ public abstract class AbstractLocks implements Locks {
             }
         }
         this.nodes = List.copyOf(nodes);
+        this.calls = nodes.size() == 1 && nodes.get(0) instanceof RedisClient pooled
+                ? new Semaphore(Math.max(1, pooled.getPool().getMaxTotal()), true) : null;
         this.options = Objects.requireNonNull(options, "options must not be null");
         this.guarantees = Collections.unmodifiableSet(guarantees.isEmpty()
                 ? EnumSet.noneOf(Guarantee.class) : EnumSet.copyOf(guarantees));
@@ -138,6 +151,24 @@ public abstract class AbstractLocks implements Locks {
     }
 
     /** The Redis every lock of a single-node client talks to. */
+    /**
+     * Runs {@code call}, one lock call of the calling thread, once a pooled connection is its turn
+     * (see {@link #calls}); a call made inside another runs at once.
+     */
+    final <T> T call(Supplier<T> call) {
+        if (calls == null || inCall.get() != null) {
+            return call.get();
+        }
+        calls.acquireUninterruptibly();
+        inCall.set(Boolean.TRUE);
+        try {
+            return call.get();
+        } finally {
+            inCall.remove();
+            calls.release();
+        }
+    }
+
     protected final UnifiedJedis redis() {
         if (nodes.size() != 1) {
             throw new IllegalStateException("a client of " + nodes.size() + " nodes has no single Redis");
