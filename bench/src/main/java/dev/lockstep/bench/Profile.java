@@ -161,7 +161,9 @@ public final class Profile {
 
     /**
      * Waves of 1,000 and 10,000 virtual threads on stage 5 and Redisson's RLock, on one lock and over
-     * 1,000, beside a PING round trip: one warm-up and five measured waves each. Needs JDK 21 or later.
+     * 1,000, beside a PING round trip: one warm-up and three measured waves each. A wave that fails
+     * (Redisson's subscriptions time out at 10,000 threads over 1,000 locks) is reported in the log and
+     * left out of the results, the others kept. Needs JDK 21 or later.
      * Writes {@code bench/results/virtual-threads.json}; {@link Tables} prints it.
      */
     private static void virtualThreads() throws RunnerException, IOException {
@@ -173,7 +175,7 @@ public final class Profile {
         System.out.println(machine());
         List<RunResult> results = new ArrayList<>(run(Kind.QUICK.options(RoundTrip.class, "ping")));
         results.addAll(run(new OptionsBuilder().include("^" + Pattern.quote(VirtualThreadWaves.class.getName() + ".wave") + "$")
-                .forks(1).warmupIterations(1).measurementIterations(5).shouldFailOnError(true)));
+                .forks(1).warmupIterations(1).measurementIterations(3).shouldFailOnError(false)));
         Files.createDirectories(json.getParent());
         ResultFormatFactory.getInstance(ResultFormatType.JSON, json.toString()).writeOut(results);
         System.out.println(machine());
