@@ -7,16 +7,14 @@ import dev.lockstep.LockException;
 import dev.lockstep.LockOptions;
 import dev.lockstep.Locks;
 import dev.lockstep.testkit.FaultyLink;
-import dev.lockstep.testkit.RedisFixture;
 import dev.lockstep.testkit.RedisNode;
+import dev.lockstep.testkit.SingleNodeTest;
 import dev.lockstep.v5.PubSubLocks;
 import java.time.Duration;
 import java.util.concurrent.CountDownLatch;
 import java.util.concurrent.ThreadLocalRandom;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicInteger;
-import org.junit.jupiter.api.AfterAll;
-import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.Test;
 import redis.clients.jedis.RedisClient;
 
@@ -26,25 +24,11 @@ import redis.clients.jedis.RedisClient;
  * With the watchdog's 30 s lease, such a ghost would keep everyone out for 30 s; the lock gives it
  * back on the spot.
  */
-class InterruptedVirtualThreadTest {
+class InterruptedVirtualThreadTest extends SingleNodeTest {
 
     private static final int ROUNDS = 100;
     /** Each way, in front of Redis: a reply long enough on its way for an interrupt to land in the read. */
     private static final Duration DELAY = Duration.ofMillis(4);
-
-    private static RedisFixture fixture;
-    private static RedisNode node;
-
-    @BeforeAll
-    static void startRedis() {
-        fixture = RedisFixture.fromSystemProperty();
-        node = fixture.start();
-    }
-
-    @AfterAll
-    static void stopRedis() {
-        fixture.close();
-    }
 
     @Test
     void aThreadInterruptedMidCallLeavesNoGhostHold() throws Exception {

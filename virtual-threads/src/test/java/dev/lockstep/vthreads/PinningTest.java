@@ -6,8 +6,7 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
 import dev.lockstep.DistLock;
 import dev.lockstep.LockOptions;
 import dev.lockstep.Locks;
-import dev.lockstep.testkit.RedisFixture;
-import dev.lockstep.testkit.RedisNode;
+import dev.lockstep.testkit.SingleNodeTest;
 import dev.lockstep.v5.PubSubLocks;
 import java.time.Duration;
 import java.util.ArrayList;
@@ -20,8 +19,6 @@ import java.util.concurrent.TimeUnit;
 import jdk.jfr.consumer.RecordedEvent;
 import jdk.jfr.consumer.RecordedFrame;
 import jdk.jfr.consumer.RecordingStream;
-import org.junit.jupiter.api.AfterAll;
-import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.Test;
 import redis.clients.jedis.RedisClient;
 
@@ -32,21 +29,7 @@ import redis.clients.jedis.RedisClient;
  * contract's {@code talksToRedisWithoutHoldingAMonitor}, on every stage and any JDK, catches a
  * monitor held across a Redis call on its own.
  */
-class PinningTest {
-
-    private static RedisFixture fixture;
-    private static RedisNode node;
-
-    @BeforeAll
-    static void startRedis() {
-        fixture = RedisFixture.fromSystemProperty();
-        node = fixture.start();
-    }
-
-    @AfterAll
-    static void stopRedis() {
-        fixture.close();
-    }
+class PinningTest extends SingleNodeTest {
 
     @Test
     void waitersOnVirtualThreadsAreNeverPinnedInLockCode() throws Exception {

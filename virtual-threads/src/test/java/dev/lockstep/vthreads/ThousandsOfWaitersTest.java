@@ -7,8 +7,7 @@ import dev.lockstep.DistLock;
 import dev.lockstep.LockOptions;
 import dev.lockstep.Locks;
 import dev.lockstep.testkit.Await;
-import dev.lockstep.testkit.RedisFixture;
-import dev.lockstep.testkit.RedisNode;
+import dev.lockstep.testkit.SingleNodeTest;
 import dev.lockstep.testkit.Threads;
 import dev.lockstep.v5.PubSubLocks;
 import java.lang.management.ManagementFactory;
@@ -22,9 +21,7 @@ import java.util.concurrent.Executors;
 import java.util.concurrent.Future;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicInteger;
-import org.junit.jupiter.api.AfterAll;
 import org.junit.jupiter.api.AfterEach;
-import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
 import redis.clients.jedis.Jedis;
@@ -36,28 +33,15 @@ import redis.clients.jedis.RedisClient;
  * real limit is the client's connection pool, which every thread shares: the pool never opens more
  * than its {@value #POOL} connections, the pub/sub connection included.
  */
-class ThousandsOfWaitersTest {
+class ThousandsOfWaitersTest extends SingleNodeTest {
 
     private static final int THREADS = 10_000;
     /** Jedis's default pool size: the connections a client may open, whatever the number of threads. */
     private static final int POOL = 8;
     private static final Duration BOUNDED = Duration.ofSeconds(120);
 
-    private static RedisFixture fixture;
-    private static RedisNode node;
     private RedisClient redis;
     private Locks locks;
-
-    @BeforeAll
-    static void startRedis() {
-        fixture = RedisFixture.fromSystemProperty();
-        node = fixture.start();
-    }
-
-    @AfterAll
-    static void stopRedis() {
-        fixture.close();
-    }
 
     @BeforeEach
     void open() {
