@@ -79,9 +79,15 @@ class KeyOwnershipTest {
     @Test
     void aStoryOverWithinMillisecondsIsHeardToItsEnd() throws Exception {
         for (int run = 0; run < 5; run++) {
-            KeyOwnership ownership = KeyOwnership.of(run("v3-reentrant-hash", "reentry").history());
+            Outcome outcome = run("v3-reentrant-hash", "reentry");
+            KeyOwnership ownership = KeyOwnership.of(outcome.history());
 
-            assertEquals(List.of("A DELETED", "B DELETED"), summary(ownership.holds(), "master"), "run " + run);
+            // Who held each key is not asserted: a key gone before the watch could read it is named
+            // from the calls under way, which a story this fast can leave ambiguous.
+            int which = run;
+            assertEquals(List.of(Kind.DELETED, Kind.DELETED), ownership.holds().stream()
+                    .sorted((x, y) -> Long.compare(x.from(), y.from())).map(KeyOwnership.Hold::end).toList(),
+                    () -> "run " + which + ":\n" + events(outcome));
         }
     }
 
@@ -107,6 +113,14 @@ class KeyOwnershipTest {
         Outcome outcome = Outcome.run(found, Catalog.byId(scenario), fixture);
         assertNull(outcome.error(), () -> outcome.report());
         return outcome;
+    }
+
+    /** The recorded events, one per line, for a failure message. */
+    private static String events(Outcome outcome) {
+        StringBuilder out = new StringBuilder();
+        outcome.history().events().forEach(e -> out.append(String.format("%10.3f %-14s %-12s %s%n", e.at() / 1e6,
+                e.actor(), e.kind(), e.detail())));
+        return out.toString();
     }
 
     /** Each hold on {@code node}, in order, as its owner and what ended it. */

@@ -161,12 +161,14 @@ public final class KeyOwnership {
     /**
      * The lock call (of {@code lane}, or any client's when null) that wrote {@code held}'s key. A key the
      * watch read comes from the acquisition that returned closest to when the watch heard of it. A key
-     * gone before the watch could read it lived for a moment: most likely a grant taken back by a call
-     * still under way (a quorum round that failed), else a lock taken and let go at once.
+     * gone before the watch could read it lived for a moment: an acquisition still under way when the
+     * watch heard of it (a re-entry, then the unlocks), else a failed call under way (a quorum round
+     * taking its grants back), else the acquisition that returned closest.
      */
     private static Event call(Event held, List<Event> events, String lane) {
-        Event acquisition = null;
-        Event underWay = null;
+        Event closest = null;
+        Event acquiringNow = null;
+        Event failingNow = null;
         for (Event call : events) {
             boolean lockCall = call.kind() == Kind.ACQUIRED || call.kind() == Kind.READ_LOCKED
                     || call.kind() == Kind.DENIED;
@@ -174,19 +176,22 @@ public final class KeyOwnership {
                     || held.at() > call.at() + MATCH_SLACK_NANOS) {
                 continue;
             }
-            if (call.kind() != Kind.DENIED && (acquisition == null
-                    || Math.abs(call.at() - held.at()) < Math.abs(acquisition.at() - held.at()))) {
-                acquisition = call;
+            boolean underWay = held.at() <= call.at();
+            if (call.kind() == Kind.DENIED) {
+                failingNow = underWay && (failingNow == null || call.at() < failingNow.at()) ? call : failingNow;
+                continue;
             }
-            if (held.at() <= call.at() && (underWay == null || call.at() < underWay.at())) {
-                underWay = call;
+            if (closest == null || Math.abs(call.at() - held.at()) < Math.abs(closest.at() - held.at())) {
+                closest = call;
+            }
+            if (underWay && (acquiringNow == null || call.at() < acquiringNow.at())) {
+                acquiringNow = call;
             }
         }
-        boolean readGone = held.detail().isEmpty();
-        if (readGone) {
-            return underWay != null ? underWay : acquisition;
+        if (!held.detail().isEmpty()) {
+            return closest != null ? closest : failingNow;
         }
-        return acquisition != null ? acquisition : underWay;
+        return acquiringNow != null ? acquiringNow : failingNow != null ? failingNow : closest;
     }
 
     /**
