@@ -162,7 +162,7 @@ final class SvgTimeline {
                 Event previous = result.isEmpty() ? null : result.get(result.size() - 1);
                 String where = ownership.nodes().size() > 1 && node != null ? node + ": " : "";
                 if (node != null && previous != null && previous.kind() == e.kind()
-                        && previous.actor().equals(History.REDIS) && e.at() - previous.at() <= 5_000_000L
+                        && previous.actor().equals(History.REDIS) && e.at() - previous.at() <= KeyOwnership.ONE_INSTANT_NANOS
                         && previous.detail().endsWith(": " + e.detail())) {
                     String nodes = previous.detail().substring(0, previous.detail().length() - e.detail().length() - 2);
                     Event merged = new Event(previous.at(), History.REDIS, e.kind(), nodes + ", " + where + e.detail(),
@@ -178,8 +178,7 @@ final class SvgTimeline {
                 }
             }
             for (Deadline deadline : ownership.deadlines()) {
-                Event e = new Event(deadline.at(), deadline.lane(), Kind.NOTE, "lease over (own clock)", deadline.at(),
-                        Long.MAX_VALUE, 0);
+                Event e = deadline.event();
                 deadlines.add(e);
                 result.add(e);
             }

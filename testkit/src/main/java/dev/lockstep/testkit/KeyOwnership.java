@@ -35,7 +35,15 @@ public final class KeyOwnership {
 
     /** When {@code lane}'s lease ran out by its own clock, while it still held the lock or after it crashed. */
     public record Deadline(String lane, long at) {
+
+        /** The deadline as a timeline draws it: a note in the holder's lane. */
+        public Event event() {
+            return new Event(at, lane, Kind.NOTE, "lease over (own clock)", at, Long.MAX_VALUE, 0);
+        }
     }
+
+    /** Node events of one kind this close together happened at one instant: a RedLock unlock deletes five keys at once. */
+    public static final long ONE_INSTANT_NANOS = 5_000_000L;
 
     private final List<String> nodes;
     private final Map<Event, String> owners = new HashMap<>();

@@ -33,8 +33,6 @@ public final class Timeline {
     private static final int MAX_LANE = 30;
     private static final int MIN_LANE = 12;
     private static final int MIN_REDIS_LANE = 26;
-    /** Node events this close together, of one kind, share a row: a RedLock unlock deletes five keys at once. */
-    private static final long SAME_ROW_NANOS = 5_000_000L;
     private static final String INSIDE = "|";
     private static final String READING = ":";
     private static final String RENEWED = "+";
@@ -124,8 +122,7 @@ public final class Timeline {
             }
             List<Event> events = new ArrayList<>(history.events());
             for (Deadline deadline : ownership.deadlines()) {
-                events.add(new Event(deadline.at(), deadline.lane(), Kind.NOTE, "lease over (own clock)",
-                        deadline.at(), Long.MAX_VALUE, 0));
+                events.add(deadline.event());
             }
             drawnAt(events);
             events.sort((x, y) -> Long.compare(drawnAt(x), drawnAt(y)));
@@ -213,7 +210,7 @@ public final class Timeline {
             boolean mergeable = e.kind() == Kind.EXPIRED || e.kind() == Kind.DELETED || e.kind() == Kind.RENEWED;
             return mergeable && KeyOwnership.node(first) != null && KeyOwnership.node(e) != null
                     && first.kind() == e.kind() && first.detail().equals(e.detail())
-                    && drawnAt(e) - drawnAt(first) <= SAME_ROW_NANOS
+                    && drawnAt(e) - drawnAt(first) <= KeyOwnership.ONE_INSTANT_NANOS
                     && row.events().stream().noneMatch(x -> x.actor().equals(e.actor()));
         }
 
