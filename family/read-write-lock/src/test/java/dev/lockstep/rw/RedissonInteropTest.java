@@ -73,18 +73,31 @@ class RedissonInteropTest extends InteropStories {
         }
     }
 
+    /**
+     * Tried twice: under a loaded machine Redisson's client has been seen to lose its own
+     * subscription once (its reader slept out the wait); a release that publishes nothing fails both.
+     */
     private static void ourWriteUnlockWakesTheirReader(RReadWriteLock theirs, ReadWriteDistLock ours, List<RedisNode> nodes,
                                                        String where) throws Exception {
-        try (LockThread redisson = new LockThread("redisson"); LockThread lockstep = new LockThread("lockstep")) {
-            lockstep.run(ours::lock);
-            assertFalse(redisson.call(() -> theirs.readLock().tryLock(SHORT.toMillis(), LEASE_MS, TimeUnit.MILLISECONDS)),
-                    "Redisson's reader entered beside our writer");
-            awaitNobodyListening(nodes, ours.name());
-            Future<Long> in = redisson.submit(() ->
-                    theirs.readLock().tryLock(WAIT_MS, LEASE_MS, TimeUnit.MILLISECONDS) ? System.nanoTime() : -1L);
-            long released = awaitListeningThenRelease(nodes, ours.name(), lockstep, ours::unlock);
-            assertWokenWithin(LockThread.get(in, LockThread.DEADLINE), released, "Redisson's reader on the " + where);
-            redisson.run(() -> theirs.readLock().unlock());
+        String who = "Redisson's reader on the " + where;
+        for (int attempt = 1; ; attempt++) {
+            try (LockThread redisson = new LockThread("redisson"); LockThread lockstep = new LockThread("lockstep")) {
+                lockstep.run(ours::lock);
+                assertFalse(redisson.call(() -> theirs.readLock().tryLock(SHORT.toMillis(), LEASE_MS, TimeUnit.MILLISECONDS)),
+                        "Redisson's reader entered beside our writer");
+                awaitNobodyListening(nodes, ours.name());
+                Future<Long> in = redisson.submit(() ->
+                        theirs.readLock().tryLock(WAIT_MS, LEASE_MS, TimeUnit.MILLISECONDS) ? System.nanoTime() : -1L);
+                long released = awaitListeningThenRelease(nodes, ours.name(), lockstep, ours::unlock);
+                long acquired = LockThread.get(in, LockThread.DEADLINE);
+                if (acquired < 0 && attempt == 1) {
+                    System.out.printf("RedissonInteropTest: %s never got the lock; once more%n", who);
+                    continue;
+                }
+                assertWokenWithin(acquired, released, who);
+                redisson.run(() -> theirs.readLock().unlock());
+                return;
+            }
         }
     }
 
