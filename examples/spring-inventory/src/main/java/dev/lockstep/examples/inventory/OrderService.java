@@ -1,0 +1,74 @@
+package dev.lockstep.examples.inventory;
+
+import dev.lockstep.DistLock;
+import dev.lockstep.FencedLock;
+import dev.lockstep.Locks;
+import java.util.Optional;
+import java.util.concurrent.TimeUnit;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
+import org.springframework.stereotype.Service;
+
+/**
+ * The articles' service method: take the product's lock, read the stock, work, write the stock
+ * back, unlock. On stage 7 the write carries the hold's fencing token, and the stock refuses a
+ * stale one. With {@code lockstep.stage=none} the same steps run without a lock.
+ */
+@Service
+public class OrderService {
+
+    private static final Logger log = LoggerFactory.getLogger(OrderService.class);
+
+    private final Stock stock;
+    private final Locks locks;
+    private final InventorySettings settings;
+
+    OrderService(Stock stock, Optional<Locks> locks, InventorySettings settings) {
+        this.stock = stock;
+        this.locks = locks.orElse(null);
+        this.settings = settings;
+    }
+
+    /**
+     * Sells {@code quantity} units of {@code product}.
+     *
+     * @throws Refusal 404 for an unknown product, 409 when out of stock, 503 when the lock was not
+     *                 free in time or (stage 7) was lost to a later holder
+     */
+    public Order order(String product, int quantity) throws InterruptedException {
+        if (locks == null) {
+            return sell(product, quantity, null);
+        }
+        DistLock lock = locks.get("inventory:lock:" + product);
+        if (!lock.tryLock(settings.lockWait(), null)) {
+            throw Refusal.lockBusy(product, settings.lockWait());
+        }
+        try {
+            return sell(product, quantity, lock instanceof FencedLock fenced ? fenced.token() : null);
+        } finally {
+            unlock(lock);
+        }
+    }
+
+    private Order sell(String product, int quantity, Long token) throws InterruptedException {
+        long inStock = stock.read(product);
+        if (inStock < quantity) {
+            throw Refusal.outOfStock(product, inStock, quantity);
+        }
+        // The load run watches for this line: it pauses an instance here, mid-order, holding the lock.
+        log.info("Selling {} of {}: {} in stock", quantity, product, inStock);
+        TimeUnit.NANOSECONDS.sleep(settings.work().toNanos());
+        long left = inStock - quantity;
+        long number = token == null ? stock.sell(product, left, quantity) : stock.sellFenced(product, left, quantity, token);
+        return new Order(product, quantity, left, number, token);
+    }
+
+    /** Unlocks; from stage 2 on, a lock that expired under its holder says so here, after the write. */
+    private static void unlock(DistLock lock) {
+        try {
+            lock.unlock();
+        } catch (IllegalMonitorStateException expired) {
+            log.warn("{} expired before its order finished: another order may have sold the same units", lock.name());
+        }
+    }
+}

@@ -1,0 +1,47 @@
+package dev.lockstep.examples.inventory;
+
+import java.time.Duration;
+import org.springframework.http.HttpStatus;
+
+/** Why the service refused a request, with the HTTP status that says so; nothing was changed. */
+public final class Refusal extends RuntimeException {
+
+    private final HttpStatus status;
+
+    private Refusal(HttpStatus status, String message) {
+        super(message, null, false, false);
+        this.status = status;
+    }
+
+    /** 400: a request no product, quantity or stock could satisfy. */
+    static Refusal badInput(String message) {
+        return new Refusal(HttpStatus.BAD_REQUEST, message);
+    }
+
+    /** 404: no such product. */
+    static Refusal unknownProduct(String product) {
+        return new Refusal(HttpStatus.NOT_FOUND, "no product " + product);
+    }
+
+    /** 409: fewer units in stock than the order asks for. */
+    static Refusal outOfStock(String product, long inStock, int quantity) {
+        return new Refusal(HttpStatus.CONFLICT, product + " has " + inStock + " in stock; the order asked for " + quantity);
+    }
+
+    /** 503: the product's lock stayed taken for as long as an order may wait. */
+    static Refusal lockBusy(String product, Duration wait) {
+        return new Refusal(HttpStatus.SERVICE_UNAVAILABLE, "the lock on " + product + " was not free within "
+                + wait.toMillis() + " ms; nothing was sold, try again");
+    }
+
+    /** 503: the lock expired while the order worked, and a later holder wrote first (stage 7 sees this). */
+    static Refusal lockLost(String product, long token) {
+        return new Refusal(HttpStatus.SERVICE_UNAVAILABLE, "the lock on " + product + " expired while this order "
+                + "worked, and a later holder wrote first (token " + token + " is stale); nothing was sold, try again");
+    }
+
+    /** The HTTP status of this refusal. */
+    public HttpStatus status() {
+        return status;
+    }
+}

@@ -1,0 +1,93 @@
+package dev.lockstep.examples.inventory;
+
+import java.io.IOException;
+import java.io.InputStream;
+import java.io.UncheckedIOException;
+import java.nio.charset.StandardCharsets;
+import java.util.List;
+import java.util.Map;
+import java.util.Optional;
+import org.springframework.stereotype.Component;
+import redis.clients.jedis.AbstractTransaction;
+import redis.clients.jedis.Response;
+import redis.clients.jedis.UnifiedJedis;
+
+/**
+ * The products, kept in Redis: a hash per product with its {@code stock}, and two counts that only
+ * ever grow, {@code sold} and {@code orders}, so that a stock write another order overwrote still
+ * shows in them. The stock itself is read and written back as the articles' service does, in two
+ * steps the lock must keep apart.
+ */
+@Component
+public class Stock {
+
+    private static final String FENCED_SALE = script("fenced-sale.lua");
+
+    private final UnifiedJedis redis;
+
+    Stock(UnifiedJedis redis) {
+        this.redis = redis;
+    }
+
+    /** Sets {@code product}'s stock to {@code units} and its counts to zero. */
+    public Product restock(String product, long units) {
+        redis.hset(key(product), Map.of("stock", Long.toString(units), "sold", "0", "orders", "0", "fence", "0"));
+        return new Product(product, units, 0, 0);
+    }
+
+    /** {@code product} as it is now; empty when there is no such product. */
+    public Optional<Product> find(String product) {
+        List<String> fields = redis.hmget(key(product), "stock", "sold", "orders");
+        if (fields.get(0) == null) {
+            return Optional.empty();
+        }
+        return Optional.of(new Product(product, Long.parseLong(fields.get(0)), Long.parseLong(fields.get(1)),
+                Long.parseLong(fields.get(2))));
+    }
+
+    /** The stock of {@code product}: the first half of a sale. */
+    public long read(String product) {
+        String stock = redis.hget(key(product), "stock");
+        if (stock == null) {
+            throw Refusal.unknownProduct(product);
+        }
+        return Long.parseLong(stock);
+    }
+
+    /** Writes {@code left} back as the stock and counts the sale: the second half. Returns the order's number. */
+    public long sell(String product, long left, int quantity) {
+        try (AbstractTransaction sale = redis.multi()) {
+            sale.hset(key(product), "stock", Long.toString(left));
+            sale.hincrBy(key(product), "sold", quantity);
+            Response<Long> number = sale.hincrBy(key(product), "orders", 1);
+            sale.exec();
+            return number.get();
+        }
+    }
+
+    /**
+     * {@link #sell}, unless a holder with a later fencing token wrote first: then nothing is written.
+     *
+     * @throws Refusal 503 when a later token wrote first
+     */
+    public long sellFenced(String product, long left, int quantity, long token) {
+        long number = (Long) redis.eval(FENCED_SALE, List.of(key(product)),
+                List.of(Long.toString(left), Integer.toString(quantity), Long.toString(token)));
+        if (number == 0) {
+            throw Refusal.lockLost(product, token);
+        }
+        return number;
+    }
+
+    private static String key(String product) {
+        return "inventory:product:" + product;
+    }
+
+    private static String script(String name) {
+        try (InputStream in = Stock.class.getResourceAsStream(name)) {
+            return new String(in.readAllBytes(), StandardCharsets.UTF_8);
+        } catch (IOException e) {
+            throw new UncheckedIOException(e);
+        }
+    }
+}

@@ -1,0 +1,117 @@
+package dev.lockstep.examples.inventory;
+
+import static org.junit.jupiter.api.Assertions.assertAll;
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
+import dev.lockstep.DistLock;
+import dev.lockstep.LockOptions;
+import dev.lockstep.v7.FencedLocks;
+import dev.lockstep.examples.inventory.load.InProcessService;
+import dev.lockstep.testkit.SingleNodeTest;
+import java.net.http.HttpClient;
+import java.net.http.HttpResponse;
+import java.util.List;
+import java.util.Set;
+import org.junit.jupiter.api.AfterAll;
+import org.junit.jupiter.api.BeforeAll;
+import org.junit.jupiter.api.BeforeEach;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.params.ParameterizedTest;
+import org.junit.jupiter.params.provider.CsvSource;
+import redis.clients.jedis.Jedis;
+import redis.clients.jedis.RedisClient;
+
+/** The HTTP contract on stage 7, over real HTTP and a real Redis: orders, refusals, and bad input. */
+class InventoryApiTest extends SingleNodeTest {
+
+    private static final HttpClient HTTP = HttpClient.newHttpClient();
+    private static InProcessService service;
+
+    @BeforeAll
+    static void startService() {
+        service = new InProcessService(node, HTTP, List.of("--lockstep.stage=v7-fencing", "--inventory.lock-wait=300ms", "--inventory.work=0ms"));
+    }
+
+    @AfterAll
+    static void stopService() {
+        service.close();
+    }
+
+    @BeforeEach
+    void restock() throws Exception {
+        assertEquals(200, service.call("PUT", "/products/p1", "{\"stock\": 2}").statusCode());
+    }
+
+    @Test
+    void ordersSellTheStockThenGet409() throws Exception {
+        HttpResponse<String> first = order("p1", "{\"quantity\": 1}");
+        HttpResponse<String> second = order("p1", "{\"quantity\": 1}");
+        HttpResponse<String> third = order("p1", "{\"quantity\": 1}");
+        assertAll(
+                () -> assertEquals(201, first.statusCode(), first.body()),
+                () -> assertTrue(first.body().contains("\"stockLeft\":1"), first.body()),
+                () -> assertTrue(first.body().contains("\"token\":"), "stage 7 answers with the write's token: " + first.body()),
+                () -> assertEquals(201, second.statusCode(), second.body()),
+                () -> assertEquals(409, third.statusCode(), third.body()),
+                () -> assertTrue(third.body().contains("p1 has 0 in stock; the order asked for 1"), third.body()),
+                () -> assertEquals("{\"id\":\"p1\",\"stock\":0,\"sold\":2,\"orders\":2}", product("p1")));
+    }
+
+    @Test
+    void anOrderThatCannotTakeTheLockInTimeGets503AndSellsNothing() throws Exception {
+        try (RedisClient redis = node.newClient(); FencedLocks other = new FencedLocks(redis, LockOptions.defaults())) {
+            DistLock lock = other.get("inventory:lock:p1");
+            lock.lock();
+            HttpResponse<String> refused = order("p1", "{\"quantity\": 1}");
+            lock.unlock();
+            assertEquals(503, refused.statusCode(), refused.body());
+            assertTrue(refused.body().contains("the lock on p1 was not free within 300 ms; nothing was sold"), refused.body());
+        }
+        assertEquals("{\"id\":\"p1\",\"stock\":2,\"sold\":0,\"orders\":0}", product("p1"));
+    }
+
+    @ParameterizedTest(name = "{0} {1} {2}: {3}")
+    @CsvSource(delimiter = '|', quoteCharacter = '`', value = {
+        "POST | /products/nope/orders | {\"quantity\": 1}  | 404 | no product nope",
+        "POST | /products/p1/orders   | {\"quantity\": -1} | 400 | quantity must be given and at least 1, was -1",
+        "POST | /products/p1/orders   | {\"quantity\": 0}  | 400 | quantity must be given and at least 1, was 0",
+        "POST | /products/p1/orders   | {}                 | 400 | quantity must be given and at least 1, was null",
+        "POST | /products/p1/orders   | {\"quantity\": 1   | 400 | the body must be JSON such as",
+        "POST | /products/p1/orders   | `\"quantity\": 1`  | 400 | the body must be JSON such as",
+        "POST | /products/p1/orders   |                    | 400 | the body must be JSON such as {\\\"quantity\\\": 1}: none was sent",
+        "POST | /products/p%20x/orders | {\"quantity\": 1} | 400 | a product id is 1 to 64 letters",
+        "PUT  | /products/p1          | {\"stock\": -5}    | 400 | stock must be given and not negative, was -5",
+        "GET  | /products/nope         |                    | 404 | no product nope",
+    })
+    void badRequestsGet4xxWithAClearBodyAndChangeNothing(String method, String path, String json, int status,
+                                                          String detail) throws Exception {
+        Set<String> keysBefore = keys();
+        HttpResponse<String> response = service.call(method.strip(), path.strip(), json == null ? null : json.strip());
+        assertAll(
+                () -> assertEquals(status, response.statusCode(), response.body()),
+                () -> assertTrue(response.body().contains(detail), response.body()),
+                () -> assertEquals("{\"id\":\"p1\",\"stock\":2,\"sold\":0,\"orders\":0}", product("p1")),
+                () -> assertEquals(keysBefore, keys(), "keys in Redis"));
+    }
+
+    private static HttpResponse<String> order(String product, String json) throws Exception {
+        return service.call("POST", "/products/" + product + "/orders", json);
+    }
+
+    private static String product(String id) throws Exception {
+        return service.call("GET", "/products/" + id, null).body();
+    }
+
+    /**
+     * The keys in Redis, but stage 7's token counters: an order for an unknown product takes the
+     * lock before it reads the stock, and a token counter only ever grows (a bounded set, one per slot).
+     */
+    private static Set<String> keys() {
+        try (Jedis admin = node.admin()) {
+            Set<String> keys = admin.keys("*");
+            keys.removeIf(key -> key.startsWith("lockstep_fence:"));
+            return keys;
+        }
+    }
+}
