@@ -63,12 +63,12 @@ public class OrderService {
         return new Order(product, quantity, left, number, token);
     }
 
-    /** Unlocks; from stage 2 on, a lock that expired under its holder says so here, after the write. */
+    /** Unlocks; from stage 2 on, a lock that expired under its holder says so here, after the write (or its refusal). */
     private static void unlock(DistLock lock) {
         try {
             lock.unlock();
         } catch (IllegalMonitorStateException expired) {
-            log.warn("{} expired before its order finished: another order may have sold the same units", lock.name());
+            log.warn("{} expired while its order worked: another order may have read the same stock", lock.name());
         }
     }
 }
