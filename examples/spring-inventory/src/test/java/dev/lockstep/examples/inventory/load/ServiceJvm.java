@@ -37,7 +37,7 @@ final class ServiceJvm implements Instance {
     private final Path log;
     private final CompletableFuture<Integer> port = new CompletableFuture<>();
     private final List<Watch> watches = new ArrayList<>();
-    private boolean paused;
+    private volatile boolean paused;
 
     /** Starts an instance on {@code redis} with Spring's {@code --name=value} {@code settings}; returns once it serves HTTP. */
     ServiceJvm(String name, RedisNode redis, List<String> settings, Path log, boolean quickStart) {
