@@ -44,9 +44,25 @@ public class OrderService {
             throw Refusal.lockBusy(product, settings.lockWait());
         }
         try {
-            return sell(product, quantity, lock instanceof FencedLock fenced ? fenced.token() : null);
+            return sell(product, quantity, tokenOf(lock, product));
         } finally {
             unlock(lock);
+        }
+    }
+
+    /**
+     * The hold's fencing token on stage 7, null before it. A pause between sending the lock
+     * command and reading its grant can leave a hold whose lease already ran out by this
+     * service's clock: it has no token, and the order sells nothing.
+     */
+    private static Long tokenOf(DistLock lock, String product) {
+        if (!(lock instanceof FencedLock fenced)) {
+            return null;
+        }
+        try {
+            return fenced.token();
+        } catch (IllegalMonitorStateException leaseRanOut) {
+            throw Refusal.leaseRanOut(product);
         }
     }
 

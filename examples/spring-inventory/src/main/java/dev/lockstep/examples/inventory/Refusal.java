@@ -35,9 +35,15 @@ public final class Refusal extends RuntimeException {
     }
 
     /** 503: the lock expired while the order worked, and a later holder wrote first (stage 7 sees this). */
-    static Refusal lockLost(String product, long token) {
+    static Refusal staleToken(String product, long token) {
         return new Refusal(HttpStatus.SERVICE_UNAVAILABLE, "the lock on " + product + " expired while this order "
                 + "worked, and a later holder wrote first (token " + token + " is stale); nothing was sold, try again");
+    }
+
+    /** 503: the lock's lease ran out between its grant and the order's first step (stage 7 sees this). */
+    static Refusal leaseRanOut(String product) {
+        return new Refusal(HttpStatus.SERVICE_UNAVAILABLE, "the lock on " + product + " expired before this order "
+                + "could use it (the service was paused); nothing was sold, try again");
     }
 
     /** The HTTP status of this refusal. */

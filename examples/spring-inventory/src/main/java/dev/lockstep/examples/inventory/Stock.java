@@ -74,7 +74,7 @@ public class Stock {
         long number = (Long) redis.eval(FENCED_SALE, List.of(key(product)),
                 List.of(Long.toString(left), Integer.toString(quantity), Long.toString(token)));
         if (number == 0) {
-            throw Refusal.lockLost(product, token);
+            throw Refusal.staleToken(product, token);
         }
         return number;
     }

@@ -14,8 +14,9 @@ final class Report {
 
     /** One finished row, for the console while the run goes on. */
     static String line(RunResult r) {
-        return String.format(Locale.ROOT, "%-30s %-18s accepted %4d, final stock %3d, oversold %3d%s  (%.1f s)",
+        return String.format(Locale.ROOT, "%-30s %-18s accepted %4d, final stock %3d, oversold %3d%s%s  (%.1f s)",
                 r.variant().title, r.stage().id(), r.accepted(), r.finalStock(), r.oversold(),
+                r.otherAnswers() == 0 ? "" : ", " + r.otherAnswers() + " answers other than 201, 409, 503",
                 r.keptItsClaim() ? "" : "  BROKE ITS CLAIM", r.took().toMillis() / 1000.0);
     }
 

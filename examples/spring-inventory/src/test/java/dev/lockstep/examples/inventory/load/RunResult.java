@@ -10,7 +10,7 @@ import java.time.Duration;
  * @param startStock       units in stock before the first order
  * @param accepted         orders answered 201: units the customers were told they bought
  * @param outOfStock       orders answered 409
- * @param lockBusy         orders answered 503: the lock not free in time, or (stage 7) a stale token
+ * @param lockBusy         orders answered 503: the lock not free in time, or (stage 7) a lost lease
  * @param otherAnswers     any other answer: a failure of the run, not of the lock
  * @param finalStock       units in stock after the last order
  * @param p50Millis        median order latency, as the HTTP client saw it
