@@ -88,7 +88,7 @@ public final class LoadRun implements AutoCloseable {
             OrderLoad load = new OrderLoad();
             load.restock(a.uri(), shape.products(), shape.stock());
             CompletableFuture<Void> pausing = variant.pause == null ? CompletableFuture.completedFuture(null)
-                    : ((ServiceJvm) a).sellingOrder(PAUSE_AT_SALE).thenRun(() -> pause((ServiceJvm) a, variant.pause));
+                    : ((ServiceJvm) a).sellingOrder(PAUSE_AT_SALE).thenRunAsync(() -> pause((ServiceJvm) a, variant.pause));
             long commandsBefore = commands();
             long start = System.nanoTime();
             List<Answer> answers = load.fire(List.of(a.uri(), b.uri()), shape.products(), shape.orders(),
