@@ -247,7 +247,8 @@ final class NodeSubscription {
             redis.subscribe(current, names);
             return;
         }
-        try (own) {
+        boolean drained = false;
+        try {
             guard.lock();
             try {
                 connection = own;
@@ -255,6 +256,15 @@ final class NodeSubscription {
                 guard.unlock();
             }
             current.proceed(own, names);
+            drained = true;
+        } finally {
+            if (!drained) {
+                // The read loop broke off (Jedis 8 fails it on a RESP3 PONG that outruns its ping's
+                // handler): the connection may still be subscribed, or hold replies nobody read.
+                // Back in the pool it would answer another call's command with them.
+                own.setBroken();
+            }
+            own.close();
         }
     }
 

@@ -11,7 +11,7 @@ enum Variant {
     PLAIN("plain", Duration.ofMillis(5), null, null, new Shape(1, 100, 1000, 8), new Shape(1, 40, 200, 4)),
     /** Each order works longer than the lease: only a renewed lease (stage 4 on) stays held. */
     WORK_OUTLASTS_LEASE("work outlasts the lease", Duration.ofMillis(1500), Duration.ofMillis(1000), null,
-            new Shape(20, 5, 1000, 16), new Shape(4, 2, 32, 4)),
+            new Shape(20, 5, 1000, 16), new Shape(4, 1, 16, 4)),
     /**
      * One instance is stopped (SIGSTOP) in the middle of an order, holding the lock, for three
      * leases, then resumed: only a write fenced by a token (stage 7) is refused.
