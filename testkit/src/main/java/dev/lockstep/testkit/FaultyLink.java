@@ -14,6 +14,7 @@ import java.util.Set;
 import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicInteger;
+import java.util.concurrent.locks.ReentrantLock;
 import redis.clients.jedis.HostAndPort;
 
 /**
@@ -100,6 +101,16 @@ public final class FaultyLink implements AutoCloseable {
     public void freezeEverySubscriber() {
         freezingNewSubscribers = true;
         freezeSubscribers();
+    }
+
+    /**
+     * Sends {@code reply} (raw RESP, such as {@code "+PONG\r\n"}) to every client that has
+     * subscribed, as if Redis had: a reply to nothing the client asked, which a pub/sub read loop
+     * cannot place. Jedis 8 meets one when a PONG outruns the handler of its PING.
+     */
+    public void strayReplyToSubscribers(String reply) {
+        byte[] bytes = reply.getBytes(StandardCharsets.ISO_8859_1);
+        pipes.stream().filter(pipe -> pipe.subscribed).forEach(pipe -> pipe.toClient(bytes, 0, bytes.length));
     }
 
     /** Forwards each chunk only {@code delay} after it was read, keeping the order per direction. */
@@ -194,8 +205,12 @@ public final class FaultyLink implements AutoCloseable {
                 if (pipe.frozen || dropped(pipe, replies)) {
                     continue;
                 }
-                out.write(buffer, 0, n);
-                out.flush();
+                if (replies) {
+                    pipe.toClient(buffer, 0, n);
+                } else {
+                    out.write(buffer, 0, n);
+                    out.flush();
+                }
             }
         } catch (IOException | InterruptedException e) {
             // Peer gone, or the link was closed or healed: this connection is over.
@@ -253,9 +268,26 @@ public final class FaultyLink implements AutoCloseable {
         private volatile boolean subscribed;
         private volatile boolean frozen;
 
+        /** Replies and {@link #strayReplyToSubscribers stray replies} reach the client whole, one at a time. */
+        private final ReentrantLock writingToClient = new ReentrantLock();
+
         Pipe(Socket client, Socket upstream) {
             this.client = client;
             this.upstream = upstream;
+        }
+
+        /** Writes to the client; a failure closes the connection, as the pump's own would. */
+        void toClient(byte[] bytes, int offset, int length) {
+            writingToClient.lock();
+            try {
+                OutputStream out = client.getOutputStream();
+                out.write(bytes, offset, length);
+                out.flush();
+            } catch (IOException e) {
+                close();
+            } finally {
+                writingToClient.unlock();
+            }
         }
 
         void close() {

@@ -15,6 +15,7 @@ import java.time.Duration;
 import java.util.ArrayList;
 import java.util.Arrays;
 import java.util.List;
+import java.util.Set;
 import java.util.concurrent.Future;
 import org.junit.jupiter.api.Test;
 import redis.clients.jedis.Connection;
@@ -62,6 +63,32 @@ class ClientFaultTest extends OneNodeTest {
             assertTrue(LockThread.get(waiting, WAIT), "the waiter never got the released lock");
             long lagMillis = (System.nanoTime() - released) / 1_000_000;
             assertTrue(lagMillis < NOTICED.toMillis(), "the waiter slept " + lagMillis + " ms on a dead subscription");
+            thread.run(waiter::unlock);
+        }
+    }
+
+    /**
+     * A reply the subscription's read loop cannot place (a stray PONG, as Jedis 8 sometimes meets
+     * one) breaks the loop. Its connection, still subscribed, must be closed, not pooled: pooled,
+     * it is the next one borrowed, and answers someone's lock script with a pub/sub push.
+     */
+    @Test
+    void aSubscriptionWhoseReadLoopBreaksClosesItsConnectionInsteadOfPoolingIt() throws Exception {
+        FaultyLink link = link(node);
+        DistLock holder = clientAt(node.address()).get("stray");
+        DistLock waiter = clientAt(link.address()).get("stray");
+        assertTrue(holder.tryLock(Duration.ZERO, null));
+        try (LockThread thread = new LockThread("stray")) {
+            Future<Boolean> waiting = thread.submit(() -> waiter.tryLock(WAIT, null));
+            Await.until("the waiter subscribes", WAIT, () -> Probe.subscribers(node, Probe.channel("stray")) == 1);
+            Set<String> broken = Probe.subscribedConnections(node);
+            link.strayReplyToSubscribers("+PONG\r\n");
+            Await.until("the subscription is back, on a new connection, and only there", WAIT, () -> {
+                Set<String> now = Probe.subscribedConnections(node);
+                return now.size() == 1 && !now.equals(broken);
+            });
+            holder.unlock();
+            assertTrue(LockThread.get(waiting, WAIT), "the waiter never got the released lock");
             thread.run(waiter::unlock);
         }
     }

@@ -69,6 +69,19 @@ final class Probe {
         }
     }
 
+    /** The ids of the connections subscribed to at least one channel, as the server sees them ({@code CLIENT LIST}). */
+    static Set<String> subscribedConnections(RedisNode node) {
+        try (Jedis admin = node.admin()) {
+            Set<String> ids = new TreeSet<>();
+            for (String client : admin.clientList().split("\n")) {
+                if (!client.isBlank() && !client.contains(" sub=0 ")) {
+                    ids.add(client.substring("id=".length(), client.indexOf(' ')));
+                }
+            }
+            return ids;
+        }
+    }
+
     /** The owner fields of lock {@code name}'s hash: who holds it, as {@code clientId:threadId}. */
     static Set<String> owners(RedisNode node, String name) {
         try (Jedis admin = node.admin()) {
