@@ -33,7 +33,8 @@ public class OrderService {
      * Sells {@code quantity} units of {@code product}.
      *
      * @throws Refusal 404 for an unknown product, 409 when out of stock, 503 when the lock was not
-     *                 free in time or (stage 7) was lost to a later holder
+     *                 free in time, or (stage 7) ran out before the order began or was lost to a
+     *                 later holder
      */
     public Order order(String product, int quantity) throws InterruptedException {
         if (locks == null) {
