@@ -56,10 +56,11 @@ public class Stock {
 
     /** Writes {@code left} back as the stock and counts the sale: the second half. Returns the order's number. */
     public long sell(String product, long left, int quantity) {
+        String key = key(product);
         try (AbstractTransaction sale = redis.multi()) {
-            sale.hset(key(product), "stock", Long.toString(left));
-            sale.hincrBy(key(product), "sold", quantity);
-            Response<Long> number = sale.hincrBy(key(product), "orders", 1);
+            sale.hset(key, "stock", Long.toString(left));
+            sale.hincrBy(key, "sold", quantity);
+            Response<Long> number = sale.hincrBy(key, "orders", 1);
             sale.exec();
             return number.get();
         }

@@ -6,6 +6,7 @@ import dev.lockstep.Locks;
 import dev.lockstep.examples.inventory.Product;
 import dev.lockstep.examples.inventory.Stage;
 import dev.lockstep.examples.inventory.load.OrderLoad.Answer;
+import dev.lockstep.testkit.Await;
 import dev.lockstep.testkit.RedisFixture;
 import dev.lockstep.testkit.RedisNode;
 import dev.lockstep.testkit.RedisTraffic;
@@ -18,7 +19,6 @@ import java.util.List;
 import java.util.Map;
 import java.util.Set;
 import java.util.concurrent.CompletableFuture;
-import java.util.concurrent.TimeUnit;
 import java.util.function.Function;
 import java.util.function.Supplier;
 import redis.clients.jedis.UnifiedJedis;
@@ -103,9 +103,11 @@ public final class LoadRun implements AutoCloseable {
             for (int product = 0; product < shape.products(); product++) {
                 finalStock += JSON.readValue(load.product(b.uri(), product), Product.class).stock();
             }
+            long accepted = count(answers, 201);
+            long outOfStock = count(answers, 409);
+            long lockBusy = count(answers, 503);
             return new RunResult(variant, stage, variant.claimedBy(stage, guarantees(stage)), shape.totalStock(),
-                    count(answers, 201), count(answers, 409), count(answers, 503),
-                    answers.size() - count(answers, 201) - count(answers, 409) - count(answers, 503), finalStock,
+                    accepted, outOfStock, lockBusy, answers.size() - accepted - outOfStock - lockBusy, finalStock,
                     percentile(answers, 50), percentile(answers, 99), commandsPerOrder, took);
         }
     }
@@ -125,9 +127,7 @@ public final class LoadRun implements AutoCloseable {
     private static void pause(ServiceJvm instance, Duration pause) {
         instance.pause();
         try {
-            TimeUnit.NANOSECONDS.sleep(pause.toNanos());
-        } catch (InterruptedException e) {
-            Thread.currentThread().interrupt();
+            Await.pause(pause);
         } finally {
             instance.resume();
         }
