@@ -48,6 +48,11 @@ public final class Lab implements Callable<Integer> {
                     + "lock's helper keys (queues, per-hold timeouts).")
     private boolean fixtureEvents;
 
+    @Option(names = "--parallel", paramLabel = "N", scope = ScopeType.INHERIT, defaultValue = "8",
+            description = "Play up to N scenarios at once (they mostly wait on leases and servers); the output "
+                    + "keeps the catalogue's order. 1 plays them one by one. Default: ${DEFAULT-VALUE}.")
+    private int parallel;
+
     @Spec
     private CommandSpec spec;
 
@@ -62,9 +67,12 @@ public final class Lab implements Callable<Integer> {
         return session().play(Stages.all(), Catalog.all());
     }
 
-    /** A session that prints to this command line's output and honours {@code --strict} and {@code --out}. */
+    /** A session that prints to this command line's output and honours its options. */
     Session session() {
-        return new Session(spec.commandLine().getOut(), strict, out, Colour.enabled(colour), fixtureEvents);
+        if (parallel < 1) {
+            throw new CommandLine.ParameterException(spec.commandLine(), "--parallel must be at least 1, was " + parallel);
+        }
+        return new Session(spec.commandLine().getOut(), strict, out, Colour.enabled(colour), fixtureEvents, parallel);
     }
 
     /** Reads {@code auto}, {@code always} or {@code never}, in any case. */

@@ -6,6 +6,7 @@ import dev.lockstep.testkit.RedisFixture;
 import dev.lockstep.testkit.Scenario;
 import dev.lockstep.testkit.Scoreboard;
 import dev.lockstep.testkit.Stage;
+import dev.lockstep.testkit.Threads;
 import java.io.PrintWriter;
 import java.nio.file.Path;
 import java.time.LocalDate;
@@ -13,11 +14,16 @@ import java.time.ZoneOffset;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Locale;
+import java.util.concurrent.ExecutionException;
+import java.util.concurrent.ExecutorService;
+import java.util.concurrent.Executors;
+import java.util.concurrent.Future;
 
 /**
- * One lab run: plays scenarios on stages with fresh Redis nodes, printing a progress line before
- * each and its report after it, then the scoreboard, and decides the exit status. In colour, the
- * cells, the timelines' violations and the verdicts are painted; plain text is the default.
+ * One lab run: plays scenarios on stages with fresh Redis nodes, several at once since they mostly
+ * wait, printing a line and a report for each in the catalogue's order, then the scoreboard, and
+ * decides the exit status. In colour, the cells, the timelines' violations and the verdicts are
+ * painted; plain text is the default.
  */
 final class Session {
 
@@ -26,33 +32,54 @@ final class Session {
     private final Path folder;
     private final boolean colour;
     private final boolean fixtureEvents;
+    private final int parallel;
 
     /**
      * Prints to {@code out}, coloured when {@code colour}, the fixture's own key events too when
      * {@code fixtureEvents}; {@code strict} fails on reproductions; {@code folder} (or null) gets the
-     * scoreboard, and a picture and a page per outcome.
+     * scoreboard, and a picture and a page per outcome; up to {@code parallel} scenarios play at once.
      */
-    Session(PrintWriter out, boolean strict, Path folder, boolean colour, boolean fixtureEvents) {
+    Session(PrintWriter out, boolean strict, Path folder, boolean colour, boolean fixtureEvents, int parallel) {
         this.out = out;
         this.strict = strict;
         this.folder = folder;
         this.colour = colour;
         this.fixtureEvents = fixtureEvents;
+        this.parallel = parallel;
     }
 
-    /** Plays every scenario on every stage, stage by stage; the exit status (0 when nothing failed). */
+    /**
+     * Plays every scenario on every stage, up to {@code parallel} at once, and prints each in the
+     * catalogue's order, stage by stage, as soon as it and those before it are done; the exit status
+     * (0 when nothing failed).
+     */
     int play(List<Stage> stages, List<Scenario> scenarios) {
         long start = System.nanoTime();
         List<Outcome> outcomes = new ArrayList<>();
         String redis;
         try (RedisFixture fixture = RedisFixture.fromSystemProperty()) {
             redis = fixture.description();
-            say("Redis: " + redis);
-            int total = stages.size() * scenarios.size();
-            for (Stage stage : stages) {
-                for (Scenario scenario : scenarios) {
-                    outcomes.add(playOne(stage, scenario, outcomes.size() + 1, total, fixture));
+            say("Redis: " + redis + (parallel > 1 ? "; up to " + parallel + " scenarios at a time" : ""));
+            ExecutorService players = Executors.newFixedThreadPool(parallel, Threads.factory("lab-player"));
+            try {
+                List<Future<Played>> playing = new ArrayList<>();
+                for (Stage stage : stages) {
+                    for (Scenario scenario : scenarios) {
+                        playing.add(players.submit(() -> Played.run(stage, scenario, fixture)));
+                    }
                 }
+                for (Future<Played> next : playing) {
+                    Played played = next.get();
+                    outcomes.add(played.outcome());
+                    print(played, outcomes.size(), playing.size());
+                }
+            } catch (InterruptedException e) {
+                Thread.currentThread().interrupt();
+                throw new IllegalStateException("the lab was interrupted", e);
+            } catch (ExecutionException e) {
+                throw new IllegalStateException("a scenario's run broke outside its story", e.getCause());
+            } finally {
+                players.shutdownNow();
             }
         }
         Scoreboard scoreboard = new Scoreboard();
@@ -71,15 +98,13 @@ final class Session {
         return failed(scoreboard, outcomes) ? 1 : 0;
     }
 
-    private Outcome playOne(Stage stage, Scenario scenario, int number, int total, RedisFixture fixture) {
+    private void print(Played played, int number, int total) {
+        Outcome outcome = played.outcome();
         String width = Integer.toString(Integer.toString(total).length());
-        String label = String.format("[%" + width + "d/%d] %s  %s", number, total, stage.name(), scenario.id());
-        say(label + " ...");
-        long start = System.nanoTime();
-        Outcome outcome = Outcome.run(stage, scenario, fixture);
-        say(label + ": " + Report.cell(outcome.cell(), colour) + " (" + seconds(System.nanoTime() - start) + ")");
+        String label = String.format("[%" + width + "d/%d] %s  %s", number, total, outcome.stage().name(),
+                outcome.scenario().id());
+        say(label + ": " + Report.cell(outcome.cell(), colour) + " (" + seconds(played.nanos()) + ")");
         say(Report.of(outcome, colour, fixtureEvents));
-        return outcome;
     }
 
     private boolean failed(Scoreboard scoreboard, List<Outcome> outcomes) {
@@ -105,5 +130,15 @@ final class Session {
     private void say(String line) {
         out.println(line);
         out.flush();
+    }
+
+    /** One scenario's outcome and how long it took to play. */
+    private record Played(Outcome outcome, long nanos) {
+
+        static Played run(Stage stage, Scenario scenario, RedisFixture fixture) {
+            long start = System.nanoTime();
+            Outcome outcome = Outcome.run(stage, scenario, fixture);
+            return new Played(outcome, System.nanoTime() - start);
+        }
     }
 }

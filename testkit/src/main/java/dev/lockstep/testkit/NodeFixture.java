@@ -11,10 +11,13 @@ abstract class NodeFixture implements RedisFixture {
     /** Starts one node of this fixture's kind. */
     protected abstract RedisNode newNode(NodeConfig config);
 
+    /** Starts a node; tests and scenarios that share the fixture start theirs at the same time. */
     @Override
-    public final synchronized RedisNode start(NodeConfig config) {
+    public final RedisNode start(NodeConfig config) {
         RedisNode node = newNode(config);
-        nodes.add(node);
+        synchronized (this) {
+            nodes.add(node);
+        }
         return node;
     }
 

@@ -18,6 +18,8 @@ import java.util.concurrent.TimeUnit;
 import java.util.stream.Stream;
 import redis.clients.jedis.HostAndPort;
 import redis.clients.jedis.Jedis;
+import redis.clients.jedis.JedisClientConfig;
+import redis.clients.jedis.exceptions.JedisException;
 
 /**
  * A {@code redis-server} child process on a free loopback port.
@@ -30,6 +32,8 @@ final class ProcessRedisNode implements RedisNode {
     private static final String HOST = "127.0.0.1";
     /** Redis 6 puts a cluster node's bus on port + 10000, so a cluster node's port must leave room for it. */
     private static final int CLUSTER_BUS_OFFSET = 10000;
+    private static final int FIRST_PORT = 20000;
+    private static final int EPHEMERAL_PORTS = 32768;
     private static final Duration STARTUP = Duration.ofSeconds(10);
     private static final Set<ProcessRedisNode> LIVE = ConcurrentHashMap.newKeySet();
 
@@ -221,7 +225,7 @@ final class ProcessRedisNode implements RedisNode {
 
     private void awaitReady(Process p, int onPort) {
         long deadline = System.nanoTime() + STARTUP.toNanos();
-        while (!RedisNode.answersPing(new HostAndPort(HOST, onPort), security)) {
+        while (!answersAs(p, onPort)) {
             if (!p.isAlive()) {
                 throw new IllegalStateException("redis-server on port " + onPort + " exited with " + p.exitValue()
                         + "; see " + dir.resolve("redis-" + onPort + ".log"));
@@ -233,20 +237,38 @@ final class ProcessRedisNode implements RedisNode {
         }
     }
 
-    private static int freePort() {
-        try (ServerSocket socket = new ServerSocket(0)) {
-            socket.setReuseAddress(true);
-            return socket.getLocalPort();
-        } catch (IOException e) {
-            throw new UncheckedIOException(e);
+    /**
+     * Whether {@code p} itself answers on {@code onPort}: with test JVMs starting servers side by side,
+     * another JVM's server may have taken the port first, and its PONG must not pass for ours.
+     */
+    private boolean answersAs(Process p, int onPort) {
+        JedisClientConfig quick = security.clientConfig(Duration.ofMillis(200)).serverDefaultProtocol().build();
+        try (Jedis probe = new Jedis(new HostAndPort(HOST, onPort), quick)) {
+            return probe.info("server").lines().anyMatch(("process_id:" + p.pid())::equals);
+        } catch (JedisException e) {
+            return false;
         }
     }
 
-    /** A free port below 55536 whose cluster bus port (port + 10000) is free too. */
+    /**
+     * A free port below the kernel's ephemeral range (Linux 32768-60999, macOS 49152-65535): no
+     * client socket and no other JVM's bind to port 0 is handed one of these, so a port stays ours
+     * across a restart on it.
+     */
+    private static int freePort() {
+        while (true) {
+            int candidate = ThreadLocalRandom.current().nextInt(FIRST_PORT, EPHEMERAL_PORTS);
+            if (isFree(candidate)) {
+                return candidate;
+            }
+        }
+    }
+
+    /** A free port below the ephemeral range whose cluster bus port (port + 10000) is free too. */
     private static int freeClusterPort() {
         while (true) {
-            int candidate = ThreadLocalRandom.current().nextInt(20000, 65536 - CLUSTER_BUS_OFFSET);
-            if (isFree(candidate) && isFree(candidate + CLUSTER_BUS_OFFSET)) {
+            int candidate = freePort();
+            if (isFree(candidate + CLUSTER_BUS_OFFSET)) {
                 return candidate;
             }
         }

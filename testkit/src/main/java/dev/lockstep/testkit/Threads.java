@@ -1,10 +1,14 @@
 package dev.lockstep.testkit;
 
 import java.util.List;
+import java.util.Set;
 import java.util.concurrent.Callable;
 import java.util.concurrent.ExecutionException;
+import java.util.concurrent.ForkJoinPool;
+import java.util.concurrent.ForkJoinWorkerThread;
 import java.util.concurrent.FutureTask;
 import java.util.concurrent.ThreadFactory;
+import java.util.stream.Collectors;
 
 /**
  * The threads tests run clients on, and the JVM's live threads, for tests that prove nothing was
@@ -63,6 +67,19 @@ public final class Threads {
         } catch (ExecutionException e) {
             throw e.getCause() instanceof Exception cause ? cause : new IllegalStateException(e.getCause());
         }
+    }
+
+    /**
+     * The live threads, but the test engine's own: with tests running side by side, JUnit starts
+     * workers of its pool as it goes, and a test that compares threads before and after must not
+     * count them. The engine's pool is the one the calling thread works for.
+     */
+    public static Set<Thread> live() {
+        ForkJoinPool engine = Thread.currentThread() instanceof ForkJoinWorkerThread worker ? worker.getPool() : null;
+        return Thread.getAllStackTraces().keySet().stream()
+                .filter(Thread::isAlive)
+                .filter(thread -> !(engine != null && thread instanceof ForkJoinWorkerThread worker && worker.getPool() == engine))
+                .collect(Collectors.toSet());
     }
 
     /** The names of the live threads whose names start with {@code prefix}. */

@@ -5,6 +5,7 @@ import static org.junit.jupiter.api.Assertions.assertEquals;
 import dev.lockstep.testkit.Await;
 import dev.lockstep.examples.inventory.load.InProcessService;
 import dev.lockstep.testkit.SingleNodeTest;
+import dev.lockstep.testkit.Threads;
 import java.net.http.HttpClient;
 import java.net.http.HttpResponse;
 import java.time.Duration;
@@ -68,7 +69,7 @@ class StartStopTest extends SingleNodeTest {
 
     /** Live threads, but the test's own HTTP client's, which idle for a minute before they end. */
     private static Set<String> liveThreads() {
-        return Thread.getAllStackTraces().keySet().stream().filter(Thread::isAlive)
+        return Threads.live().stream()
                 .filter(thread -> !thread.getName().startsWith("HttpClient-"))
                 .map(thread -> thread.getName() + "#" + thread.getId()).collect(Collectors.toSet());
     }

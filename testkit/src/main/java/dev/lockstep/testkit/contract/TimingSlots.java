@@ -1,0 +1,29 @@
+package dev.lockstep.testkit.contract;
+
+import dev.lockstep.testkit.TimingSlot;
+import java.lang.reflect.Method;
+import org.junit.jupiter.api.extension.ExtensionContext;
+import org.junit.jupiter.api.extension.InvocationInterceptor;
+import org.junit.jupiter.api.extension.ReflectiveInvocationContext;
+
+/** Puts each test of a concurrent class in the {@link TimingSlot}: alone when it is marked {@link PlaysAlone}, else beside the others. */
+public final class TimingSlots implements InvocationInterceptor {
+
+    @Override
+    public void interceptTestMethod(Invocation<Void> invocation, ReflectiveInvocationContext<Method> test,
+                                    ExtensionContext context) throws Throwable {
+        inSlot(invocation, test);
+    }
+
+    @Override
+    public void interceptTestTemplateMethod(Invocation<Void> invocation, ReflectiveInvocationContext<Method> test,
+                                            ExtensionContext context) throws Throwable {
+        inSlot(invocation, test);
+    }
+
+    private static void inSlot(Invocation<Void> invocation, ReflectiveInvocationContext<Method> test) throws Throwable {
+        try (TimingSlot.Hold slot = TimingSlot.take(test.getExecutable().isAnnotationPresent(PlaysAlone.class))) {
+            invocation.proceed();
+        }
+    }
+}
