@@ -2,8 +2,6 @@ package dev.lockstep.testkit;
 
 import java.io.IOException;
 import java.io.UncheckedIOException;
-import java.net.InetAddress;
-import java.net.ServerSocket;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
@@ -13,7 +11,6 @@ import java.util.Comparator;
 import java.util.List;
 import java.util.Set;
 import java.util.concurrent.ConcurrentHashMap;
-import java.util.concurrent.ThreadLocalRandom;
 import java.util.concurrent.TimeUnit;
 import java.util.stream.Stream;
 import redis.clients.jedis.HostAndPort;
@@ -30,10 +27,6 @@ import redis.clients.jedis.exceptions.JedisException;
 final class ProcessRedisNode implements RedisNode {
 
     private static final String HOST = "127.0.0.1";
-    /** Redis 6 puts a cluster node's bus on port + 10000, so a cluster node's port must leave room for it. */
-    private static final int CLUSTER_BUS_OFFSET = 10000;
-    private static final int FIRST_PORT = 20000;
-    private static final int EPHEMERAL_PORTS = 32768;
     private static final Duration STARTUP = Duration.ofSeconds(10);
     private static final Set<ProcessRedisNode> LIVE = ConcurrentHashMap.newKeySet();
 
@@ -47,6 +40,7 @@ final class ProcessRedisNode implements RedisNode {
     private final ServerSecurity security;
     private final Path dir;
     private final List<FaultyLink> links = new ArrayList<>();
+    private volatile PortReservation reservation;
     private volatile int port;
     private volatile Process process;
 
@@ -133,6 +127,10 @@ final class ProcessRedisNode implements RedisNode {
         } finally {
             destroy();
             deleteDir();
+            PortReservation held = reservation;
+            if (held != null) {
+                held.close();
+            }
         }
     }
 
@@ -153,17 +151,19 @@ final class ProcessRedisNode implements RedisNode {
         long deadline = System.nanoTime() + STARTUP.toNanos();
         RuntimeException last = null;
         while (System.nanoTime() < deadline) {
-            int candidate = config.cluster() ? freeClusterPort() : freePort();
-            Process p = launch(candidate);
+            PortReservation candidate = PortReservation.any(HOST, config.cluster());
+            Process p = launch(candidate.port());
             try {
-                awaitReady(p, candidate);
-                port = candidate;
+                awaitReady(p, candidate.port());
+                reservation = candidate;
+                port = candidate.port();
                 process = p;
                 return;
             } catch (RuntimeException e) {
-                // Another process took the port between our probe and the server's bind: try another.
+                // A process that does not reserve ports took it between our probe and the server's bind: try another.
                 p.destroyForcibly();
                 waitFor(p);
+                candidate.close();
                 last = e;
             }
         }
@@ -246,39 +246,6 @@ final class ProcessRedisNode implements RedisNode {
         try (Jedis probe = new Jedis(new HostAndPort(HOST, onPort), quick)) {
             return probe.info("server").lines().anyMatch(("process_id:" + p.pid())::equals);
         } catch (JedisException e) {
-            return false;
-        }
-    }
-
-    /**
-     * A free port below the kernel's ephemeral range (Linux 32768-60999, macOS 49152-65535): no
-     * client socket and no other JVM's bind to port 0 is handed one of these, so a port stays ours
-     * across a restart on it.
-     */
-    private static int freePort() {
-        while (true) {
-            int candidate = ThreadLocalRandom.current().nextInt(FIRST_PORT, EPHEMERAL_PORTS);
-            if (isFree(candidate)) {
-                return candidate;
-            }
-        }
-    }
-
-    /** A free port below the ephemeral range whose cluster bus port (port + 10000) is free too. */
-    private static int freeClusterPort() {
-        while (true) {
-            int candidate = freePort();
-            if (isFree(candidate + CLUSTER_BUS_OFFSET)) {
-                return candidate;
-            }
-        }
-    }
-
-    private static boolean isFree(int port) {
-        try (ServerSocket socket = new ServerSocket(port, 1, InetAddress.getByName(HOST))) {
-            socket.setReuseAddress(true);
-            return true;
-        } catch (IOException e) {
             return false;
         }
     }

@@ -45,6 +45,15 @@ public abstract class Scenario {
         return null;
     }
 
+    /**
+     * Whether the verdict hangs on timing tight enough for a busy JVM to flip it (a wake-up within
+     * 30 ms, a renewal before a 300 ms lease runs out): where the contract's tests run side by side,
+     * this one runs alone ({@link TimingSlot}).
+     */
+    public boolean timed() {
+        return false;
+    }
+
     /** Plays the story against {@code context.stage()} and judges the history it recorded. */
     public abstract Verdict run(ScenarioContext context) throws Exception;
 

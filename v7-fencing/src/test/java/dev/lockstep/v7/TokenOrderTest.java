@@ -32,6 +32,7 @@ class TokenOrderTest extends SingleNodeTest {
     private static final int ACQUISITIONS = 10_000;
     private static final Duration WAIT = Duration.ofSeconds(10);
     private static final Duration SHORT_LEASE = Duration.ofMillis(20);
+    private final AtomicInteger ranOutBeforeTheirTokens = new AtomicInteger();
 
     /** One acquisition: when the call began and returned (nanoTime), and the token it got. */
     private record Grant(long began, long returned, long token) {
@@ -54,20 +55,28 @@ class TokenOrderTest extends SingleNodeTest {
         } finally {
             clients.shutdownNow();
         }
-        assertEquals(ACQUISITIONS, grants.size());
+        assertEquals(ACQUISITIONS, grants.size() + ranOutBeforeTheirTokens.get());
         Set<Long> distinct = new HashSet<>();
         grants.forEach(grant -> distinct.add(grant.token()));
-        assertEquals(ACQUISITIONS, distinct.size(), "no token handed out twice");
+        assertEquals(grants.size(), distinct.size(), "no token handed out twice");
         assertEachTokenExceedsThoseHandedOutBefore(grants);
     }
 
     /** Takes and ends holds until the shared count is reached: mostly unlocked, every 97th left to expire, every 89th deleted. */
-    private static List<Grant> acquire(FencedLock lock, AtomicInteger next, Jedis admin) throws InterruptedException {
+    private List<Grant> acquire(FencedLock lock, AtomicInteger next, Jedis admin) throws InterruptedException {
         List<Grant> mine = new ArrayList<>();
         for (int i = next.getAndIncrement(); i < ACQUISITIONS; i = next.getAndIncrement()) {
             boolean expires = i % 97 == 0;
             long began = System.nanoTime();
-            Long token = lock.tryLockAndGetToken(WAIT, expires ? SHORT_LEASE : null);
+            Long token;
+            try {
+                token = lock.tryLockAndGetToken(WAIT, expires ? SHORT_LEASE : null);
+            } catch (IllegalMonitorStateException ranOut) {
+                // On a busy machine a 20 ms lease can run out before the grant's reply is read: no hold, so no token.
+                assertTrue(expires, "a hold with a watchdog ran out before its token was read: " + ranOut);
+                ranOutBeforeTheirTokens.incrementAndGet();
+                continue;
+            }
             long returned = System.nanoTime();
             if (token == null) {
                 throw new AssertionError("acquisition " + i + " waited " + WAIT.toMillis() + " ms");

@@ -1,12 +1,16 @@
 package dev.lockstep.testkit.contract;
 
+import dev.lockstep.testkit.Scenario;
 import dev.lockstep.testkit.TimingSlot;
 import java.lang.reflect.Method;
 import org.junit.jupiter.api.extension.ExtensionContext;
 import org.junit.jupiter.api.extension.InvocationInterceptor;
 import org.junit.jupiter.api.extension.ReflectiveInvocationContext;
 
-/** Puts each test of a concurrent class in the {@link TimingSlot}: alone when it is marked {@link PlaysAlone}, else beside the others. */
+/**
+ * Puts each test of a concurrent class in the {@link TimingSlot}: alone when it is marked {@link
+ * PlaysAlone} or plays a {@link Scenario#timed() timed} scenario, else beside the others.
+ */
 public final class TimingSlots implements InvocationInterceptor {
 
     @Override
@@ -22,7 +26,9 @@ public final class TimingSlots implements InvocationInterceptor {
     }
 
     private static void inSlot(Invocation<Void> invocation, ReflectiveInvocationContext<Method> test) throws Throwable {
-        try (TimingSlot.Hold slot = TimingSlot.take(test.getExecutable().isAnnotationPresent(PlaysAlone.class))) {
+        boolean alone = test.getExecutable().isAnnotationPresent(PlaysAlone.class)
+                || test.getArguments().stream().anyMatch(argument -> argument instanceof Scenario scenario && scenario.timed());
+        try (TimingSlot.Hold slot = TimingSlot.take(alone)) {
             invocation.proceed();
         }
     }

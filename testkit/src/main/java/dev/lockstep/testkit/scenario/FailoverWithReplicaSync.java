@@ -50,6 +50,12 @@ public final class FailoverWithReplicaSync extends Scenario {
         return !stage.multiNode();
     }
 
+    /** With replica sync the sync must be acknowledged within 800 ms over a link 150 ms slow each way; without, the master must die first. */
+    @Override
+    public boolean timed() {
+        return true;
+    }
+
     @Override
     public Verdict run(ScenarioContext context) throws Exception {
         History history = context.history();

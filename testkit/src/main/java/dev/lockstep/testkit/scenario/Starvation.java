@@ -42,6 +42,12 @@ public final class Starvation extends Scenario {
                 + "again as soon as they let it go, for " + STREAM.toMillis() + " ms: does the far one get its turn?");
     }
 
+    /** Who wins each release is a race of round trips a few milliseconds apart. */
+    @Override
+    public boolean timed() {
+        return true;
+    }
+
     @Override
     public Verdict run(ScenarioContext context) throws Exception {
         LockOptions options = LockOptions.defaults().withSpinInterval(SPIN);

@@ -54,6 +54,12 @@ public final class TokenFailover extends Scenario {
         return stage.fenced() && !stage.multiNode();
     }
 
+    /** With replica sync, the sync must be acknowledged within 800 ms over a link 150 ms slow each way. */
+    @Override
+    public boolean timed() {
+        return replicaSync;
+    }
+
     @Override
     public Verdict run(ScenarioContext context) throws Exception {
         History history = context.history();
