@@ -42,11 +42,8 @@ import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicReference;
 import org.junit.jupiter.api.AfterAll;
 import org.junit.jupiter.api.BeforeAll;
-import org.junit.jupiter.api.MethodOrderer;
-import org.junit.jupiter.api.Order;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.TestInstance;
-import org.junit.jupiter.api.TestMethodOrder;
 import org.junit.jupiter.api.extension.ExtendWith;
 import org.junit.jupiter.api.parallel.Execution;
 import org.junit.jupiter.api.parallel.ExecutionMode;
@@ -71,15 +68,14 @@ import static org.junit.jupiter.api.Assumptions.assumeTrue;
  *
  * <p>Every scenario runs on the stage: a claimed guarantee must hold; an unclaimed one must be
  * reproduced, its timeline printed. The tests run side by side, since they mostly wait; a timed
- * scenario, and a test that disturbs the whole JVM, run alone ({@link TimingSlots}). The scenarios
- * start first, the timed ones before the rest, so those alone rarely wait for others to drain. With {@code -Dlockstep.strict=true} every unclaimed scenario
+ * scenario, and a test that disturbs the whole JVM, run alone once the others are done ({@link
+ * TimingSlots}). With {@code -Dlockstep.strict=true} every unclaimed scenario
  * fails, with its timeline as the message. The scoreboard is printed after the class and written
  * to {@code target/lockstep-scoreboard.md}.
  */
 @TestInstance(TestInstance.Lifecycle.PER_CLASS)
 @Execution(ExecutionMode.CONCURRENT)
 @ExtendWith(TimingSlots.class)
-@TestMethodOrder(MethodOrderer.OrderAnnotation.class)
 public abstract class LockContract {
 
     private static final Duration BOUNDED = Duration.ofSeconds(10);
@@ -205,7 +201,6 @@ public abstract class LockContract {
 
     @ParameterizedTest(name = "{0}")
     @ArgumentsSource(ScenarioArguments.class)
-    @Order(1)
     void scenario(Scenario scenario) {
         assumeTrue(security == ServerSecurity.NONE || OVER_EVERY_TRANSPORT.contains(scenario.id()),
                 () -> scenario.id() + " plays alike on any transport: the plain run plays it");
@@ -244,7 +239,9 @@ public abstract class LockContract {
      * (asleep on pub/sub from stage 5 on), a timed-out try and an interrupted waiter, all on clients
      * that check every call ({@link MonitorWatch}).
      */
+    /** Alone: it dumps the calling thread's monitors on every Redis call, which stops every thread of the JVM. */
     @Test
+    @PlaysAlone
     void talksToRedisWithoutHoldingAMonitor() throws Exception {
         assumeTrue(security == ServerSecurity.NONE, "which monitors are held does not depend on the transport");
         MonitorWatch watch = new MonitorWatch();

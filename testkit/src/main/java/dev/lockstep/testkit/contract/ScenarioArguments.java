@@ -1,7 +1,6 @@
 package dev.lockstep.testkit.contract;
 
 import dev.lockstep.testkit.scenario.Catalog;
-import java.util.Comparator;
 import java.util.stream.Stream;
 import org.junit.jupiter.api.Named;
 import org.junit.jupiter.api.extension.ExtensionContext;
@@ -9,17 +8,11 @@ import org.junit.jupiter.params.provider.Arguments;
 import org.junit.jupiter.params.provider.ArgumentsProvider;
 import org.junit.jupiter.params.support.ParameterDeclarations;
 
-/**
- * Every scenario of the {@link Catalog}, for the stage the test class's {@link StageSpec} names:
- * the timed ones first, so that they play alone before the others start rather than wait for them
- * to drain ({@link TimingSlots}).
- */
+/** Every scenario of the {@link Catalog}, for the stage the test class's {@link StageSpec} names. */
 public final class ScenarioArguments implements ArgumentsProvider {
 
     @Override
     public Stream<? extends Arguments> provideArguments(ParameterDeclarations parameters, ExtensionContext context) {
-        return Catalog.all().stream()
-                .sorted(Comparator.comparing(scenario -> !scenario.timed()))
-                .map(scenario -> Arguments.of(Named.of(scenario.id(), scenario)));
+        return Catalog.all().stream().map(scenario -> Arguments.of(Named.of(scenario.id(), scenario)));
     }
 }
