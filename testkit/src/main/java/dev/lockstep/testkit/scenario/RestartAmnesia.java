@@ -69,6 +69,12 @@ public final class RestartAmnesia extends Scenario {
         return stage.multiNode();
     }
 
+    /** B's rounds must win their majority within its 500 ms wait, each node answering within 100 ms. */
+    @Override
+    public boolean timed() {
+        return true;
+    }
+
     @Override
     public Verdict run(ScenarioContext context) throws Exception {
         History history = context.history();
