@@ -28,6 +28,8 @@ public final class InteropGround implements AutoCloseable {
         this.locks = locks;
         this.nodes = nodes;
         this.closers = closers;
+        // Its stories bound wake-ups net of the JVM's stalls: the probe measures from the start.
+        Stalls.watch();
     }
 
     /** One fresh server with the three clients; the stage's client gets {@code options}. */
