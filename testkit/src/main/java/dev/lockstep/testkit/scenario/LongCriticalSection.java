@@ -32,7 +32,7 @@ public final class LongCriticalSection extends Scenario {
                 + "B enters beside A, and one counter update is lost.");
     }
 
-    /** A renewal late by a sixth of the 300 ms lease lets the contender in. */
+    /** Renewals every 100 ms keep a 300 ms lease alive: one late by some 180 ms lets the contender in. */
     @Override
     public boolean timed() {
         return true;
