@@ -9,6 +9,8 @@ import java.nio.channels.FileLock;
 import java.nio.channels.OverlappingFileLockException;
 import java.nio.file.Path;
 import java.nio.file.StandardOpenOption;
+import java.util.ArrayList;
+import java.util.List;
 import java.util.concurrent.ThreadLocalRandom;
 
 /**
@@ -31,9 +33,9 @@ final class PortReservation implements AutoCloseable {
             "lockstep-ports-" + System.getProperty("user.name") + ".lock"));
 
     private final int port;
-    private final FileLock[] locks;
+    private final List<FileLock> locks;
 
-    private PortReservation(int port, FileLock[] locks) {
+    private PortReservation(int port, List<FileLock> locks) {
         this.port = port;
         this.locks = locks;
     }
@@ -42,16 +44,20 @@ final class PortReservation implements AutoCloseable {
     static PortReservation any(String host, boolean cluster) {
         while (true) {
             int candidate = ThreadLocalRandom.current().nextInt(FIRST_PORT, EPHEMERAL_PORTS);
-            FileLock port = reserve(candidate);
-            if (port == null) {
-                continue;
+            List<Integer> ports = cluster ? List.of(candidate, candidate + CLUSTER_BUS_OFFSET) : List.of(candidate);
+            List<FileLock> locks = new ArrayList<>();
+            for (int port : ports) {
+                FileLock lock = reserve(port);
+                if (lock == null || !isFree(host, port)) {
+                    release(lock);
+                    break;
+                }
+                locks.add(lock);
             }
-            FileLock bus = cluster ? reserve(candidate + CLUSTER_BUS_OFFSET) : null;
-            if ((!cluster || bus != null) && isFree(host, candidate) && (!cluster || isFree(host, candidate + CLUSTER_BUS_OFFSET))) {
-                return new PortReservation(candidate, cluster ? new FileLock[] {port, bus} : new FileLock[] {port});
+            if (locks.size() == ports.size()) {
+                return new PortReservation(candidate, locks);
             }
-            release(port);
-            release(bus);
+            locks.forEach(PortReservation::release);
         }
     }
 
@@ -63,9 +69,7 @@ final class PortReservation implements AutoCloseable {
     /** Ends the reservation: another node may take the port. */
     @Override
     public void close() {
-        for (FileLock lock : locks) {
-            release(lock);
-        }
+        locks.forEach(PortReservation::release);
     }
 
     private static FileLock reserve(int port) {

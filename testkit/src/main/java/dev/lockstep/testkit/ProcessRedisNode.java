@@ -42,7 +42,6 @@ final class ProcessRedisNode implements RedisNode {
     private final Path dir;
     private final List<FaultyLink> links = new ArrayList<>();
     private volatile PortReservation reservation;
-    private volatile int port;
     private volatile Process process;
 
     ProcessRedisNode(RedisBinary binary, NodeConfig config, ServerSecurity security) {
@@ -64,7 +63,7 @@ final class ProcessRedisNode implements RedisNode {
 
     @Override
     public HostAndPort address() {
-        return new HostAndPort(HOST, port);
+        return new HostAndPort(HOST, reservation.port());
     }
 
     @Override
@@ -86,7 +85,7 @@ final class ProcessRedisNode implements RedisNode {
         if (process != null && process.isAlive()) {
             throw new IllegalStateException(label() + " is already running");
         }
-        process = launch(port);
+        process = launch(reservation.port());
         awaitReady(process);
     }
 
@@ -157,7 +156,6 @@ final class ProcessRedisNode implements RedisNode {
             try {
                 awaitReady(p, candidate.port());
                 reservation = candidate;
-                port = candidate.port();
                 process = p;
                 return;
             } catch (RuntimeException e) {
@@ -228,7 +226,7 @@ final class ProcessRedisNode implements RedisNode {
     }
 
     private void awaitReady(Process p) {
-        awaitReady(p, port);
+        awaitReady(p, reservation.port());
     }
 
     private void awaitReady(Process p, int onPort) {
