@@ -18,6 +18,7 @@ import java.util.Comparator;
 import java.util.List;
 import java.util.Map;
 import java.util.concurrent.ThreadLocalRandom;
+import java.util.concurrent.TimeUnit;
 import java.util.function.Predicate;
 import java.util.stream.Collectors;
 import redis.clients.jedis.exceptions.JedisConnectionException;
@@ -161,11 +162,24 @@ final class QuorumLock extends AbstractDistLock {
         Patience patience = patience(waitNanos);
         // A round too few nodes answered (a busy machine can make every node late at once) backs off and tries again.
         Subscriber.Attempt attempt = () -> patience.attempt(() -> ask("acquire", () -> tryAcquire(lease)), backOff());
-        if (attempt.tryOnce() == null) {
+        long deadline = System.nanoTime() + waitNanos;
+        Long next = attempt.tryOnce();
+        // A re-entry without a quorum tries again by itself, as stage 5's does: among this client's waiters it
+        // would queue behind threads that wait for the very hold it has.
+        while (next != null && isHeldByCurrentThread()) {
+            long left = waitNanos < 0 ? Long.MAX_VALUE : deadline - System.nanoTime();
+            if (left <= 0) {
+                return false;
+            }
+            TimeUnit.NANOSECONDS.sleep(Math.min(left, TimeUnit.MILLISECONDS.toNanos(Math.max(1, backOff()))));
+            next = attempt.tryOnce();
+        }
+        if (next == null) {
             return true;
         }
+        long waitLeft = waitNanos < 0 ? waitNanos : Math.max(0, deadline - System.nanoTime());
         try {
-            return waitNanos != 0 && client.subscriber().await(channel, waitNanos, options().nodeTimeout(), attempt, attempt);
+            return waitLeft != 0 && client.subscriber().await(channel, waitLeft, options().nodeTimeout(), attempt, attempt);
         } catch (JedisDataException subscriptionRefused) {
             throw new RedisRefusedException(name(), "wait", subscriptionRefused);
         }

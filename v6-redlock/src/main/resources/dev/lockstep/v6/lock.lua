@@ -5,12 +5,16 @@
 -- Returns nil when taken (lease reset), else {remaining PTTL in ms, the holder's field}:
 -- one holder refusing on a quorum of nodes is a real holder; less is a split vote or a round in flight.
 if redis.call('exists', KEYS[1]) == 0 or redis.call('hexists', KEYS[1], ARGV[2]) == 1 then
+    -- A re-entry never shortens the lease: the holder's deadline is the longer one. PEXPIRE first (on
+    -- a missing key it changes nothing): a rule without it is refused before anything is written.
+    local lease = ARGV[3] == '1' and tonumber(ARGV[1]) or math.max(redis.call('pttl', KEYS[1]), tonumber(ARGV[1]))
+    redis.call('pexpire', KEYS[1], lease)
     if ARGV[3] == '1' then
         redis.call('hset', KEYS[1], ARGV[2], 1)
     else
         redis.call('hincrby', KEYS[1], ARGV[2], 1)
     end
-    redis.call('pexpire', KEYS[1], ARGV[1])
+    redis.call('pexpire', KEYS[1], lease)
     return nil
 end
 return {redis.call('pttl', KEYS[1]), redis.call('hkeys', KEYS[1])[1]}

@@ -60,8 +60,8 @@ final class FairLock extends PubSubLock {
 
     /** Stage 4's, and the waiter timeout. */
     @Override
-    protected List<String> lockArgs(Lease lease, String owner, boolean fresh) {
-        List<String> args = new ArrayList<>(super.lockArgs(lease, owner, fresh));
+    protected List<String> lockArgs(Lease lease, String owner, int holds) {
+        List<String> args = new ArrayList<>(super.lockArgs(lease, owner, holds));
         args.add(waiterTimeoutMillis);
         return args;
     }
@@ -110,8 +110,8 @@ final class FairLock extends PubSubLock {
     }
 
     @Override
-    protected Object unlockScript(String owner) {
-        return UNLOCK.run(redis(), releaseKeys, List.of(owner, ReentrantHashLocks.RELEASED));
+    protected Object unlockScript(String owner, int holds) {
+        return UNLOCK.run(redis(), releaseKeys, List.of(owner, ReentrantHashLocks.RELEASED, Integer.toString(holds)));
     }
 
     /** Deletes the hash and wakes the head of the queue; a holder here learns at its next renewal. */

@@ -2,11 +2,12 @@
 -- server's time when it last asked, plus the waiter timeout. A live waiter asks again before its
 -- deadline; a dead one stops, and a request that finds it at the head after its deadline drops it.
 -- KEYS[1] the lock hash; KEYS[2] the queue (a list of owners); KEYS[3] the waiters' deadlines (ms).
--- ARGV[1] lease in ms; ARGV[2] the owner field; ARGV[3] '1' when the caller holds nothing, '0' for
--- a re-entry (as stage 4); ARGV[4] the waiter timeout in ms.
--- Returns nil when taken (lease reset), else how many ms to sleep before asking again, or -2 for a
--- waiter that has just joined behind others (-1 is taken: the client's word for a failed try).
+-- ARGV[1] lease in ms; ARGV[2] the owner field; ARGV[3] the caller's holds before this call (as
+-- stage 4: the field is set to one more); ARGV[4] the waiter timeout in ms.
+-- Returns nil when taken, else how many ms to sleep before asking again, or -2 for a waiter that
+-- has just joined behind others (-1 is taken: the client's word for a failed try).
 local owner = ARGV[2]
+local holds = tonumber(ARGV[3])
 local waiterTimeout = tonumber(ARGV[4])
 
 local function now()
@@ -28,16 +29,24 @@ local function liveHead(head, at)
     return nil
 end
 
+-- Writes the caller's hold, its lease set before and after: PEXPIRE first (on a missing key it
+-- changes nothing) refuses a rule without it before anything is written.
+local function take(lease)
+    redis.call('pexpire', KEYS[1], lease)
+    redis.call('hset', KEYS[1], owner, holds + 1)
+    redis.call('pexpire', KEYS[1], lease)
+end
+
 local held = redis.call('exists', KEYS[1]) == 1
 -- Re-entry, or a leftover field of the caller's own (stage 4's take-over): the queue has no say.
+-- A re-entry never shortens the lease.
 if held and redis.call('hexists', KEYS[1], owner) == 1 then
-    if ARGV[3] == '1' then
-        redis.call('hset', KEYS[1], owner, 1)
-    else
-        redis.call('hincrby', KEYS[1], owner, 1)
-    end
-    redis.call('pexpire', KEYS[1], ARGV[1])
+    take(math.max(redis.call('pttl', KEYS[1]), tonumber(ARGV[1])))
     return nil
+end
+-- A re-entry whose field is gone lost its hold: it is refused, not queued.
+if holds > 0 then
+    return math.max(0, redis.call('pttl', KEYS[1]))
 end
 
 -- A free lock goes to the head of the queue, or to anyone when nobody queues.
@@ -48,12 +57,11 @@ if not held and head and head ~= owner then
     head, headDeadline = liveHead(head, at)
 end
 if not held and (not head or head == owner) then
+    take(tonumber(ARGV[1]))
     if head then
         redis.call('lpop', KEYS[2])
         redis.call('zrem', KEYS[3], owner)
     end
-    redis.call('hset', KEYS[1], owner, 1)
-    redis.call('pexpire', KEYS[1], ARGV[1])
     return nil
 end
 

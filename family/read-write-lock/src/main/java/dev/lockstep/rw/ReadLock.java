@@ -17,6 +17,7 @@ final class ReadLock extends PubSubLock {
     private static final LuaScript LOCK = LuaScript.load(ReadWriteLocks.class, "read-lock.lua");
     private static final LuaScript UNLOCK = LuaScript.load(ReadWriteLocks.class, "read-unlock.lua");
     private static final LuaScript RENEW = LuaScript.load(ReadWriteLocks.class, "renew.lua");
+    private static final LuaScript FORCE_UNLOCK = LuaScript.load(ReadWriteLocks.class, "force-unlock.lua");
 
     /** Kept so that a held read lock keeps its write lock, the object the client hands out, alive. */
     private final WriteLock writeLock;
@@ -40,9 +41,32 @@ final class ReadLock extends PubSubLock {
     }
 
     @Override
-    protected Object unlockScript(String owner) {
+    protected Object unlockScript(String owner, int holds) {
         return UNLOCK.run(redis(), List.of(key(), channel(), RwKeys.timeoutPrefix(timeoutBase, owner), timeoutBase),
-                List.of(owner, RwKeys.READ_RELEASED));
+                List.of(owner, RwKeys.READ_RELEASED, Integer.toString(holds)));
+    }
+
+    /** Whether readers hold the lock: the hash is in read mode. */
+    @Override
+    public boolean isLocked() {
+        return isInMode("read");
+    }
+
+    /** Deletes the lock only while readers hold it (a live writer is left alone), and wakes every waiter. */
+    @Override
+    public boolean forceUnlock() {
+        return forceUnlockIn("read");
+    }
+
+    /** Whether the hash is in {@code mode}: {@code read} or {@code write}. */
+    boolean isInMode(String mode) {
+        return ask("isLocked", () -> mode.equals(redis().hget(key(), "mode")));
+    }
+
+    /** Deletes the lock, with its read holds' timeout keys, only when it is in {@code mode}; true when deleted. */
+    boolean forceUnlockIn(String mode) {
+        return ask("forceUnlock", () -> Long.valueOf(1).equals(FORCE_UNLOCK.run(redis(),
+                List.of(key(), channel(), timeoutBase), List.of(mode, RwKeys.WRITE_RELEASED))));
     }
 
     @Override

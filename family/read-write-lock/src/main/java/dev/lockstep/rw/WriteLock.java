@@ -51,8 +51,21 @@ final class WriteLock extends PubSubLock implements ReadWriteDistLock {
     }
 
     @Override
-    protected Object unlockScript(String owner) {
-        return UNLOCK.run(redis(), List.of(key(), channel()), List.of(owner, RwKeys.WRITE_RELEASED));
+    protected Object unlockScript(String owner, int holds) {
+        return UNLOCK.run(redis(), List.of(key(), channel()),
+                List.of(owner, RwKeys.WRITE_RELEASED, Integer.toString(holds)));
+    }
+
+    /** Whether a writer holds the lock: the hash is in write mode. */
+    @Override
+    public boolean isLocked() {
+        return readLock.isInMode("write");
+    }
+
+    /** Deletes the lock only while a writer holds it, and wakes every waiter; readers are left alone. */
+    @Override
+    public boolean forceUnlock() {
+        return readLock.forceUnlockIn("write");
     }
 
     /** The read side's renewal, checking this owner's write: a writer that downgraded renews its reads too. */

@@ -1,18 +1,24 @@
--- End one read hold. While others still hold the lock, the hash lives as long as the longest read
--- hold left (their timeout keys say how long); the last hold deletes it and announces the release.
+-- End one read hold; the count written is the client's, as in stage 4. While others still hold the
+-- lock, the hash lives as long as the longest read hold left (their timeout keys say how long); the
+-- last hold deletes it and announces the release.
 -- KEYS[1] the hash; KEYS[2] the channel; KEYS[3] this owner's timeout-key prefix;
--- KEYS[4] the prefix of every owner's timeout keys ({name}); ARGV[1] the owner; ARGV[2] the message ('0').
+-- KEYS[4] the prefix of every owner's timeout keys ({name}); ARGV[1] the owner; ARGV[2] the message ('0');
+-- ARGV[3] the caller's read holds before this unlock.
 -- Returns nil when this owner holds no read, 0 when it still holds one, 1 when its last read hold ended.
-local holds = tonumber(redis.call('hget', KEYS[1], ARGV[1]))
-if holds == nil or redis.call('hget', KEYS[1], 'mode') == false then
+if redis.call('hexists', KEYS[1], ARGV[1]) == 0 or redis.call('hget', KEYS[1], 'mode') == false then
     return nil
 end
-holds = redis.call('hincrby', KEYS[1], ARGV[1], -1)
-redis.call('del', KEYS[3] .. ':' .. (holds + 1))
-if holds > 0 then
+local holds = tonumber(ARGV[3])
+if holds > 1 then
+    redis.call('hset', KEYS[1], ARGV[1], holds - 1)
+else
+    redis.call('hdel', KEYS[1], ARGV[1])
+end
+-- This hold's timeout key, and the one a re-entry whose reply was lost may have left above it.
+redis.call('del', KEYS[3] .. ':' .. holds, KEYS[3] .. ':' .. (holds + 1))
+if holds > 1 then
     return 0
 end
-redis.call('hdel', KEYS[1], ARGV[1])
 if redis.call('hlen', KEYS[1]) > 1 then
     local longest = -3
     for _, owner in ipairs(redis.call('hkeys', KEYS[1])) do

@@ -2,15 +2,21 @@
 -- longer lease), and the timeout key of each of its read holds.
 -- KEYS[1] the hash; KEYS[2] this owner's timeout-key prefix; ARGV[1] lease in ms; ARGV[2] the owner;
 -- ARGV[3] the field that must still be there ('owner' for a read hold, 'owner:write' for a write hold).
--- Returns 1 when renewed, 0 when the hold is gone.
+-- Returns 1 when renewed, 0 when the hold is gone: its field, or for a read hold any of its timeout
+-- keys (a reader that paused past its lease no longer counts when others unlock, so it must not go on).
 if redis.call('hexists', KEYS[1], ARGV[3]) == 0 then
     return 0
 end
-redis.call('pexpire', KEYS[1], math.max(redis.call('pttl', KEYS[1]), tonumber(ARGV[1])))
-local reads = tonumber(redis.call('hget', KEYS[1], ARGV[2]))
-if reads ~= nil then
+local reads = tonumber(redis.call('hget', KEYS[1], ARGV[2])) or 0
+if ARGV[3] == ARGV[2] then
     for i = 1, reads do
-        redis.call('pexpire', KEYS[2] .. ':' .. i, ARGV[1])
+        if redis.call('exists', KEYS[2] .. ':' .. i) == 0 then
+            return 0
+        end
     end
+end
+redis.call('pexpire', KEYS[1], math.max(redis.call('pttl', KEYS[1]), tonumber(ARGV[1])))
+for i = 1, reads do
+    redis.call('pexpire', KEYS[2] .. ':' .. i, ARGV[1])
 end
 return 1

@@ -14,6 +14,7 @@ public final class Catalog {
             new LongCriticalSection(),
             new PartitionedHolder(),
             new LostReply(),
+            new LostReentryReply(),
             new CrowdedWait(),
             new DroppedSubscription(),
             new Failover(),

@@ -191,18 +191,28 @@ public final class Watchdog implements AutoCloseable {
         /**
          * Before an unlock script runs: throws, and forgets the hold, if the calling thread's lease
          * was lost; otherwise a renewal that finds the field gone meanwhile is the unlock's doing,
-         * not a loss.
+         * not a loss. Returns the calling thread's holds before the unlock (0 when it has none).
          */
-        public void releasing() {
+        public int releasing() {
             long thread = Thread.currentThread().getId();
             Hold hold = byThread.get(thread);
-            if (hold != null && hold.lostAt != null) {
+            if (hold == null) {
+                return 0;
+            }
+            if (hold.lostAt != null) {
                 byThread.remove(thread);
                 throw new IllegalMonitorStateException("lock '" + lockName + "': this thread's lease was lost at "
                         + hold.lostAt + " (" + hold.lossReason + "), so another client may hold it now");
             }
+            hold.releasing = true;
+            return hold.depth;
+        }
+
+        /** The calling thread's hold is gone from Redis, as a call of its own found: it is lost, and told so. */
+        public void lose(String reason) {
+            Hold hold = byThread.get(Thread.currentThread().getId());
             if (hold != null) {
-                hold.releasing = true;
+                hold.lose(reason);
             }
         }
 
@@ -247,17 +257,16 @@ public final class Watchdog implements AutoCloseable {
             /** The lock script set {@code lease} in Redis from a request sent at {@code sentNanos}. */
             void acquired(long sentNanos, Lease lease, BooleanSupplier renew) {
                 depth++;
-                deadline = Watchdog.deadline(sentNanos, lease);
+                // A re-entry never shortens the lease (the scripts keep the longer one), so nor does it the deadline.
+                deadline = Math.max(deadline, Watchdog.deadline(sentNanos, lease));
                 if (!lease.explicit() && renewal == null) {
                     renewLeaseNanos = TimeUnit.MILLISECONDS.toNanos(lease.millis());
                     long every = Math.max(1, lease.millis() / 3);
                     renewal = renewer.scheduleWithFixedDelay(() -> renew(renew), every, every, TimeUnit.MILLISECONDS);
                 }
-                // A re-entry may have shortened the lease: the clock must look again by the new deadline.
-                if (check != null) {
-                    check.cancel(false);
+                if (check == null) {
+                    checkAt(deadline);
                 }
-                checkAt(deadline);
             }
 
             void stop() {

@@ -24,16 +24,18 @@ import redis.clients.jedis.exceptions.JedisConnectionException;
  * the field gone): {@link #isHeldByCurrentThread()} turns false, {@link DistLock#onLeaseLost}
  * listeners fire once, and {@code unlock()} throws saying when the lease was lost.
  *
- * <p>Because the watchdog makes a forgotten hold permanent, this stage also keeps its own count
- * of what each thread holds and tells the lock script whether an acquisition is a re-entry. A
- * thread that holds nothing takes over a field of its own it finds in Redis with a count of 1:
- * that field is a grant whose reply was lost, or a hold already declared lost, and adding to it
- * would leave a hold that no unlock ends.
+ * <p>Because the watchdog makes a forgotten hold permanent, this stage keeps its own count of
+ * what each thread holds, and every script writes that count instead of adding to Redis's: a
+ * take sets the field to the caller's holds plus one, an unlock to its holds minus one. A call
+ * whose reply was lost (a first take, a re-entry, an unlock) may have changed Redis or not; the
+ * thread's next call writes what the client believes either way, so the last unlock always ends
+ * the hold. A thread that holds nothing takes over a field of its own (a grant whose reply was
+ * lost); a re-entry that finds its field gone learns that its hold was lost.
  */
 public class WatchdogLock extends AbstractDistLock {
 
     private static final LuaScript LOCK = LuaScript.load(WatchdogLocks.class, "lock-or-take-over.lua");
-    private static final LuaScript UNLOCK = LuaScript.load(ReentrantHashLocks.class, "unlock-and-publish.lua");
+    private static final LuaScript UNLOCK = LuaScript.load(WatchdogLocks.class, "unlock-counted.lua");
     private static final LuaScript RENEW = LuaScript.load(WatchdogLocks.class, "renew.lua");
 
     private final Watchdog watchdog;
@@ -74,27 +76,32 @@ public class WatchdogLock extends AbstractDistLock {
         checkMayAcquire();
         long sent = System.nanoTime();
         String owner = threadOwner();
-        boolean reentry = holds.isHeld();
-        List<String> args = lockArgs(lease, owner, !reentry);
+        int held = holds.depth();
+        boolean reentry = held > 0;
+        List<String> args = lockArgs(lease, owner, held);
         watchdog.awaitGiveBack(name(), owner);
         Object reply;
         try {
             reply = options().syncReplicas() > 0
-                    ? lockOnReplicas(args, owner, reentry) : lockScript().run(redis(), lockKeys(), args);
+                    ? lockOnReplicas(args, owner, held) : lockScript().run(redis(), lockKeys(), args);
         } catch (JedisConnectionException e) {
+            // A re-entry that may have run needs nothing undone: the thread's next call writes its count.
             if (!reentry && Thread.currentThread().isInterrupted()) {
                 watchdog.giveBackLater(name(), owner, () -> giveBackQuietly(owner));
             }
             throw e;
         }
         if (reply instanceof Long holderLease) {
+            if (reentry) {
+                holds.lose("a re-entry found this owner's field gone from Redis");
+            }
             return holderLease;
         }
         try {
             holds.acquired(sent, lease, () -> renew(owner, lease.millis()));
         } catch (IllegalStateException closed) {
             // The client closed while the script ran: nobody would renew or release this grant.
-            giveBack(owner, closed);
+            giveBack(owner, held + 1, closed);
             throw closed;
         }
         granted(reply);
@@ -114,12 +121,9 @@ public class WatchdogLock extends AbstractDistLock {
         return LOCK;
     }
 
-    /**
-     * The arguments of {@link #lockScript()}: the lease in ms, the owner, and {@code 1} when the
-     * caller holds nothing yet ({@code fresh}) or {@code 0} for a re-entry.
-     */
-    protected List<String> lockArgs(Lease lease, String owner, boolean fresh) {
-        return List.of(Long.toString(lease.millis()), owner, fresh ? "1" : "0");
+    /** The arguments of {@link #lockScript()}: the lease in ms, the owner, and how many holds the caller has. */
+    protected List<String> lockArgs(Lease lease, String owner, int holds) {
+        return List.of(Long.toString(lease.millis()), owner, Integer.toString(holds));
     }
 
     /** The keys {@link #lockScript()} touches: here the lock's hash alone. */
@@ -140,16 +144,16 @@ public class WatchdogLock extends AbstractDistLock {
      */
     private void giveBackQuietly(String owner) {
         try {
-            unlockScript(owner);
+            unlockScript(owner, 1);
         } catch (RuntimeException failed) {
             // Its lease ends it.
         }
     }
 
-    /** Undoes one grant, quietly: on failure its lease still ends it. */
-    private void giveBack(String owner, RuntimeException cause) {
+    /** Undoes the grant that made {@code holds} holds, quietly: on failure its lease still ends it. */
+    private void giveBack(String owner, int holds, RuntimeException cause) {
         try {
-            unlockScript(owner);
+            unlockScript(owner, holds);
         } catch (RuntimeException undoFailed) {
             cause.addSuppressed(undoFailed);
         }
@@ -159,7 +163,7 @@ public class WatchdogLock extends AbstractDistLock {
      * The lock script followed by {@code WAIT} on the same connection: the acquisition counts only
      * once enough replicas have it. Otherwise it is undone and reported.
      */
-    private Object lockOnReplicas(List<String> args, String owner, boolean reentry) {
+    private Object lockOnReplicas(List<String> args, String owner, int held) {
         int replicas = options().syncReplicas();
         long timeout = options().syncTimeout().toMillis();
         Response<Object> reply;
@@ -170,14 +174,14 @@ public class WatchdogLock extends AbstractDistLock {
             pipeline.sync();
         } catch (JedisConnectionException e) {
             // The script may have run before the connection gave up on WAIT: give back what a first hold may
-            // have granted (a re-entry keeps its outer hold; an extra count goes with that hold's lease).
-            if (!reentry) {
-                giveBack(owner, e);
+            // have granted (a re-entry keeps its outer hold, and the thread's next call writes its count).
+            if (held == 0) {
+                giveBack(owner, 1, e);
             }
             throw e;
         }
         if (!(reply.get() instanceof Long) && acknowledged.get() < replicas) {
-            unlockScript(owner);
+            unlockScript(owner, held + 1);
             throw new LockException(name(), "taken on the master, but only " + acknowledged.get() + " of " + replicas
                     + " replicas acknowledged it within " + timeout + " ms, so it was released");
         }
@@ -189,21 +193,30 @@ public class WatchdogLock extends AbstractDistLock {
         return Long.valueOf(1).equals(RENEW.run(redis(), List.of(key()), List.of(Long.toString(leaseMillis), owner)));
     }
 
-    /** Runs the unlock script for {@code owner}: nil (not the owner), 0 (it still holds) or 1 (its last hold ended). */
-    protected Object unlockScript(String owner) {
-        return UNLOCK.run(redis(), List.of(key(), channel), List.of(owner, ReentrantHashLocks.RELEASED));
+    /**
+     * Runs the unlock script for {@code owner}, who had {@code holds} holds: nil (not the owner),
+     * 0 (it still holds) or 1 (its last hold ended).
+     */
+    protected Object unlockScript(String owner, int holds) {
+        return UNLOCK.run(redis(), List.of(key(), channel),
+                List.of(owner, ReentrantHashLocks.RELEASED, Integer.toString(holds)));
     }
 
+    /**
+     * Ends one hold, whatever Redis answers: a call that failed may have run, and the thread's next
+     * call writes its count anyway. A thread that holds nothing here still gives back a field of its
+     * own it finds (a grant whose reply was lost), as one hold.
+     */
     @Override
     protected final void release() {
-        holds.releasing();
-        Object released = null;
+        int held = Math.max(1, holds.releasing());
+        boolean notTheOwner = false;
         try {
-            released = unlockScript(threadOwner());
+            notTheOwner = unlockScript(threadOwner(), held) == null;
         } finally {
-            holds.released(released == null || Long.valueOf(1).equals(released));
+            holds.released(held == 1 || notTheOwner);
         }
-        if (released == null) {
+        if (notTheOwner) {
             throw new IllegalMonitorStateException("lock '" + name() + "' is not held by this thread");
         }
     }

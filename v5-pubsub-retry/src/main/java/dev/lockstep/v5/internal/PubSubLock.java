@@ -7,6 +7,7 @@ import dev.lockstep.internal.Patience;
 import dev.lockstep.v3.ReentrantHashLocks;
 import dev.lockstep.v4.internal.Watchdog;
 import dev.lockstep.v4.internal.WatchdogLock;
+import java.util.concurrent.TimeUnit;
 import redis.clients.jedis.exceptions.JedisDataException;
 
 /**
@@ -38,16 +39,28 @@ public class PubSubLock extends WatchdogLock {
         if (Thread.interrupted()) {
             throw new InterruptedException("interrupted before acquiring lock '" + name() + "'");
         }
+        long deadline = System.nanoTime() + waitNanos;
         Patience patience = patience(waitNanos);
         // A failed attempt reports an unknown holder lease: the waiter sleeps one retry interval.
         Subscriber.Attempt attempt = () -> patience.attempt(() -> ask("acquire", () -> tryAcquire(lease)), -1L);
         Long first = attempt.tryOnce();
+        // A re-entry that could not reach Redis tries again by itself. Among this client's waiters it would
+        // queue behind threads that wait for the very hold it has: both would wait forever.
+        while (first != null && first < 0 && isHeldByCurrentThread()) {
+            long left = waitNanos < 0 ? Long.MAX_VALUE : deadline - System.nanoTime();
+            if (left <= 0) {
+                return false;
+            }
+            TimeUnit.NANOSECONDS.sleep(Math.min(left, options().spinInterval().toNanos()));
+            first = attempt.tryOnce();
+        }
         if (first == null) {
             return true;
         }
+        long waitLeft = waitNanos < 0 ? waitNanos : Math.max(0, deadline - System.nanoTime());
         boolean acquired = false;
         try {
-            acquired = waitNanos != 0 && subscriber.await(waitChannel(), waitNanos,
+            acquired = waitLeft != 0 && subscriber.await(waitChannel(), waitLeft,
                     options().spinInterval().multipliedBy(10), attempt, onceListening(first, attempt));
             return acquired;
         } catch (JedisDataException subscriptionRefused) {

@@ -1,0 +1,96 @@
+package dev.lockstep.testkit.scenario;
+
+import dev.lockstep.Guarantee;
+import dev.lockstep.LockOptions;
+import dev.lockstep.testkit.Actor;
+import dev.lockstep.testkit.FaultyLink;
+import dev.lockstep.testkit.History;
+import dev.lockstep.testkit.History.Event;
+import dev.lockstep.testkit.History.Kind;
+import dev.lockstep.testkit.Scenario;
+import dev.lockstep.testkit.ScenarioContext;
+import dev.lockstep.testkit.Stage;
+import java.time.Duration;
+import java.util.List;
+
+/**
+ * The lost reply of {@link LostReply}, one call later: A already holds the lock and takes it
+ * again, Redis counts the re-entry, and the reply is lost, so A's call fails. A then unlocks the
+ * one hold it knows of. A lock that adds the re-entry to Redis's count is left one hold up: the
+ * lock stays taken for a lease, or, renewed by a watchdog, forever. Judged from the history: after
+ * A's unlock, B must get the lock at once.
+ */
+public final class LostReentryReply extends Scenario {
+
+    private static final String LOCK = "orders";
+    private static final Duration LEASE = Duration.ofSeconds(3);
+    /** B sleeps on a release or spins every 100 ms: a free lock is its within this. */
+    private static final Duration PROMPTLY = Duration.ofMillis(500);
+    private static final Duration B_WAIT = LEASE.multipliedBy(2);
+
+    /** The scenario as the catalog lists it. */
+    public LostReentryReply() {
+        super("lost-reentry-reply", Guarantee.RETRY_SAFE,
+                "A holds the lock and takes it again; Redis counts the re-entry but its reply is lost, so the call "
+                + "fails. A's one unlock must still free the lock.");
+    }
+
+    @Override
+    public String needs() {
+        return "a reentrant lock";
+    }
+
+    @Override
+    public boolean appliesTo(Stage stage) {
+        return stage.claims().contains(Guarantee.REENTRANT);
+    }
+
+    @Override
+    public Verdict run(ScenarioContext context) throws Exception {
+        LockOptions options = ScenarioContext.leaseOptions(LEASE);
+        List<FaultyLink> links = context.links();
+        Actor a = context.actorBehind("A", links, options);
+        Actor b = context.actor("B", options);
+        if (!a.tryLock(LOCK, Duration.ZERO, null)) {
+            throw new IllegalStateException("A could not take a free lock");
+        }
+        links.forEach(FaultyLink::loseReplies);
+        context.history().record(History.REDIS, Kind.FAULT, "A's replies are lost on the way back");
+        a.note("takes the lock again");
+        if (a.tryLock(LOCK, Duration.ZERO, null)) {
+            throw new IllegalStateException("A heard a reply that should have been lost");
+        }
+        links.forEach(FaultyLink::heal);
+        context.history().record(History.REDIS, Kind.FAULT, "A's link heals");
+        if (!a.unlock(LOCK)) {
+            return Verdict.violated("A's unlock of the hold it had was refused after its re-entry failed.");
+        }
+        boolean bGotIt = b.tryLock(LOCK, B_WAIT, null);
+        if (bGotIt) {
+            b.unlock(LOCK);
+        }
+        return judge(context.history(), bGotIt);
+    }
+
+    private static Verdict judge(History history, boolean bGotIt) {
+        long released = last(history, "A", Kind.UNLOCK).at();
+        if (!bGotIt) {
+            return Verdict.violated("A unlocked its one hold at " + released / 1_000_000 + " ms, yet B could not take "
+                    + "the lock in " + B_WAIT.toMillis() + " ms: the failed re-entry's count outlived A, kept alive by "
+                    + "renewals.");
+        }
+        long lagMillis = (last(history, "B", Kind.ACQUIRED).at() - released) / 1_000_000;
+        if (lagMillis > PROMPTLY.toMillis()) {
+            return Verdict.violated("A unlocked its one hold at " + released / 1_000_000 + " ms, but B got the lock "
+                    + "only " + lagMillis + " ms later, when the lease ran out: Redis still counted the failed re-entry.");
+        }
+        return Verdict.held("A's unlock wrote the count A believed, so the failed re-entry left nothing behind: B got "
+                + "the lock " + lagMillis + " ms after A's unlock.");
+    }
+
+    private static Event last(History history, String actor, Kind kind) {
+        List<Event> events = history.events().stream()
+                .filter(e -> e.actor().equals(actor) && e.kind() == kind).toList();
+        return events.get(events.size() - 1);
+    }
+}
