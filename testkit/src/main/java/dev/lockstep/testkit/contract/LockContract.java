@@ -76,7 +76,7 @@ import static org.junit.jupiter.api.Assumptions.assumeTrue;
 @TestInstance(TestInstance.Lifecycle.PER_CLASS)
 @Execution(ExecutionMode.CONCURRENT)
 @ExtendWith(TimingSlots.class)
-public abstract class LockContract {
+public abstract class LockContract implements CallFaults {
 
     private static final Duration BOUNDED = Duration.ofSeconds(10);
 
@@ -134,6 +134,16 @@ public abstract class LockContract {
             left = Threads.named("lockstep-");
         }
         assertTrue(left.isEmpty(), "threads leaked: " + left);
+    }
+
+    @Override
+    public Stage stage() {
+        return stage;
+    }
+
+    @Override
+    public RedisFixture fixture() {
+        return fixture;
     }
 
     private boolean claims(Guarantee guarantee) {

@@ -1,0 +1,121 @@
+package dev.lockstep.testkit.contract;
+
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertFalse;
+import static org.junit.jupiter.api.Assertions.assertThrows;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+import static org.junit.jupiter.api.Assumptions.assumeTrue;
+
+import dev.lockstep.DistLock;
+import dev.lockstep.Guarantee;
+import dev.lockstep.LockException;
+import dev.lockstep.LockOptions;
+import dev.lockstep.testkit.Await;
+import dev.lockstep.testkit.FaultyLink;
+import dev.lockstep.testkit.LockThread;
+import dev.lockstep.testkit.RedisFixture;
+import dev.lockstep.testkit.RedisNode;
+import dev.lockstep.testkit.ScenarioContext;
+import dev.lockstep.testkit.Stage;
+import java.time.Duration;
+import java.util.Arrays;
+import java.util.List;
+import java.util.concurrent.Future;
+import org.junit.jupiter.api.Test;
+import redis.clients.jedis.Jedis;
+
+/**
+ * Every call can fail with an unknown outcome, not only the first acquisition: a re-entry, an
+ * unlock. What the client believes it holds must stay what Redis stores, and no fault may make a
+ * thread wait for a hold it has itself. Mixed into {@link LockContract}, so every stage runs these.
+ */
+public interface CallFaults {
+
+    /** How long a test waits for what must happen. */
+    Duration WAIT = Duration.ofSeconds(8);
+
+    /** The stage under test. */
+    Stage stage();
+
+    /** Where the test's nodes come from. */
+    RedisFixture fixture();
+
+    /**
+     * A thread holds the lock and another thread of its client waits for it, asleep on the release
+     * channel with its client's turn. The holder takes the lock again, and the first try gets no
+     * answer. Its retry must not queue behind the waiter: the waiter waits for the holder's own
+     * hold, and the two would wait for each other while the watchdog keeps the hold alive.
+     */
+    @Test
+    default void aReentryWhoseTryFailsNeverWaitsBehindItsOwnClientsWaiters() throws Exception {
+        Stage stage = stage();
+        assumeTrue(stage.claims().contains(Guarantee.REENTRANT) && stage.claims().contains(Guarantee.EFFICIENT_WAIT),
+                "only a reentrant lock whose waiters sleep on a channel can queue a re-entry behind them");
+        try (ScenarioContext context = new ScenarioContext(stage, fixture());
+             LockThread holder = new LockThread("holder"); LockThread waiter = new LockThread("waiter")) {
+            List<FaultyLink> links = context.links();
+            DistLock lock = context.actorBehind("A", links, ScenarioContext.leaseOptions(Duration.ofSeconds(6))
+                    .withSpinInterval(Duration.ofMillis(300))).locks().get("reentered");
+            assertTrue(holder.call(() -> lock.tryLock(Duration.ZERO, null)));
+            Future<Boolean> waiting = waiter.submit(() -> lock.tryLock(WAIT.multipliedBy(2), null));
+            Await.until("the waiter listens on a release channel", WAIT, () -> listening(context.nodes()));
+            links.forEach(FaultyLink::blackhole);
+            Future<Boolean> reentry = holder.submit(() -> lock.tryLock(WAIT, null));
+            Await.until("the re-entry's first try waits for Redis", WAIT, () -> readingFromRedis(holder.thread()));
+            Await.until("the re-entry's first try failed", WAIT, () -> !readingFromRedis(holder.thread()));
+            links.forEach(FaultyLink::heal);
+            assertTrue(LockThread.get(reentry, WAIT), "the re-entry waited behind its own client's waiter");
+            assertEquals(2, holder.call(lock::holdCount));
+            holder.run(lock::unlock);
+            holder.run(lock::unlock);
+            assertTrue(LockThread.get(waiting, WAIT), "the waiter got the lock after the holder's last unlock");
+            waiter.run(lock::unlock);
+        }
+    }
+
+    /**
+     * A thread holds the lock twice; its inner unlock fails (the reply is lost). The unlock ended one
+     * hold, as the call's contract says, not both: the thread still holds the lock, is still renewed,
+     * and its outer unlock frees it at once.
+     */
+    @Test
+    default void anInnerUnlockThatFailsEndsOneHold() throws Exception {
+        Stage stage = stage();
+        assumeTrue(stage.claims().contains(Guarantee.RETRY_SAFE) && stage.claims().contains(Guarantee.REENTRANT),
+                "the stage does not claim that a call whose reply was lost can be retried");
+        try (ScenarioContext context = new ScenarioContext(stage, fixture()); LockThread holder = new LockThread("holder")) {
+            List<FaultyLink> links = context.links();
+            // Long enough for renewals to ride out the lost replies.
+            LockOptions options = ScenarioContext.leaseOptions(Duration.ofSeconds(6));
+            DistLock lock = context.actorBehind("A", links, options).locks().get("unlocked");
+            DistLock other = context.actor("B", options).locks().get("unlocked");
+            assertTrue(holder.call(() -> lock.tryLock(Duration.ZERO, null)));
+            assertTrue(holder.call(() -> lock.tryLock(Duration.ZERO, null)));
+            links.forEach(FaultyLink::loseReplies);
+            holder.run(() -> assertThrows(LockException.class, lock::unlock));
+            links.forEach(FaultyLink::heal);
+            assertTrue(holder.call(lock::isHeldByCurrentThread), "the failed inner unlock ended the outer hold too");
+            assertEquals(1, holder.call(lock::holdCount));
+            try (Jedis admin = context.node().admin()) {
+                long left = admin.pttl("unlocked");
+                Await.until("a renewal of the outer hold", WAIT, () -> admin.pttl("unlocked") > left);
+            }
+            assertFalse(other.tryLock(Duration.ZERO, null), "another client got in while the outer hold lasts");
+            holder.run(lock::unlock);
+            assertTrue(other.tryLock(Duration.ofSeconds(1), null), "the outer unlock did not free the lock");
+            other.unlock();
+        }
+    }
+
+    private static boolean listening(List<RedisNode> nodes) {
+        try (Jedis admin = nodes.get(0).admin()) {
+            return !admin.pubsubChannels().isEmpty();
+        }
+    }
+
+    /** Whether {@code thread} is blocked reading a socket: waiting for a reply. */
+    private static boolean readingFromRedis(Thread thread) {
+        return Arrays.stream(thread.getStackTrace()).anyMatch(frame -> frame.getMethodName().startsWith("read")
+                && (frame.getClassName().contains("NioSocketImpl") || frame.getClassName().contains("SocketInputStream")));
+    }
+}
