@@ -137,10 +137,15 @@ public final class Actor {
         return locks.get(lockName) instanceof FencedLock fenced ? fenced.token() : null;
     }
 
-    /** Reads the quantity of {@code item} in {@code table}, entering the critical section; recorded. */
-    public long readStock(StockTable table, String item) {
-        long quantity = table.row(item).quantity();
-        enter("reads stock=" + quantity);
+    /**
+     * Reads the quantity of {@code item} in {@code table}, fenced by {@code token} when there is one,
+     * entering the critical section; recorded.
+     *
+     * @throws dev.lockstep.testkit.resource.StaleTokenException when the table refused the token
+     */
+    public long readStock(StockTable table, String item, Long token) {
+        long quantity = token == null ? table.row(item).quantity() : StockTable.read(table.url(), item, token);
+        enter("reads stock=" + quantity + (token == null ? "" : " with token " + token));
         return quantity;
     }
 

@@ -19,7 +19,7 @@ import redis.clients.jedis.RedisClient;
  * The program a {@link ClientProcess} runs: a stage's lock in its own JVM, driven line by line
  * over stdin ({@code lock NAME LEASE_MS|default}, {@code unlock NAME}, {@code token NAME},
  * {@code holds NAME}), answering on stdout; and the holder's side of a {@link StockTable}
- * ({@code read URL ITEM}, {@code write URL ITEM QUANTITY TOKEN|none}).
+ * ({@code read URL ITEM TOKEN|none}, {@code write URL ITEM QUANTITY TOKEN|none}).
  * It exits when stdin closes, so it never outlives the JVM that started it.
  */
 public final class ClientMain {
@@ -74,7 +74,14 @@ public final class ClientMain {
     /** Runs a {@link StockTable} command; false when {@code words} is not one. */
     private static boolean stockCommand(String[] words) {
         switch (words[0]) {
-            case "read" -> reply(Long.toString(StockTable.row(words[1], words[2]).quantity()));
+            case "read" -> {
+                try {
+                    reply(Long.toString("none".equals(words[3]) ? StockTable.row(words[1], words[2]).quantity()
+                            : StockTable.read(words[1], words[2], Long.parseLong(words[3]))));
+                } catch (StaleTokenException e) {
+                    reply("refused " + e.getMessage());
+                }
+            }
             case "write" -> {
                 long quantity = Long.parseLong(words[3]);
                 try {

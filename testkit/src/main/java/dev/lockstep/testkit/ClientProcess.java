@@ -108,11 +108,20 @@ public final class ClientProcess implements AutoCloseable {
         return holds;
     }
 
-    /** The child reads the quantity of {@code item} from {@code table}; recorded. */
-    public long readStock(StockTable table, String item) {
-        send("read " + table.url() + " " + item);
-        long quantity = Long.parseLong(reply(Duration.ofSeconds(10)));
-        history.record(name, Kind.ENTER, "reads stock=" + quantity);
+    /**
+     * The child reads the quantity of {@code item} from {@code table}, fenced by {@code token} when
+     * there is one; recorded.
+     *
+     * @throws IllegalStateException when the table refused the token
+     */
+    public long readStock(StockTable table, String item, Long token) {
+        send("read " + table.url() + " " + item + " " + (token == null ? "none" : token));
+        String reply = reply(Duration.ofSeconds(10));
+        if (reply.startsWith("refused ")) {
+            throw new IllegalStateException(name + "'s read was " + reply);
+        }
+        long quantity = Long.parseLong(reply);
+        history.record(name, Kind.ENTER, "reads stock=" + quantity + (token == null ? "" : " with token " + token));
         return quantity;
     }
 

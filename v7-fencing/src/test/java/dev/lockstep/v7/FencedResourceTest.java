@@ -22,7 +22,7 @@ class FencedResourceTest extends SingleNodeTest {
             StockTable.write(table.url(), "book", 8, 42);
             StaleTokenException refused = assertThrows(StaleTokenException.class,
                     () -> StockTable.write(table.url(), "book", 9, 41));
-            assertEquals("write to 'book' with token 41 refused: it was already written with token 42", refused.getMessage());
+            assertEquals("write to 'book' with token 41 refused: token 42 got there first", refused.getMessage());
             assertEquals(new Row(8, 42), table.row("book"), "the holder with token 42 may write twice; 41 changes nothing");
             StockTable.write(table.url(), "book", 7, 43);
             assertEquals(new Row(7, 43), table.row("book"));
@@ -36,8 +36,12 @@ class FencedResourceTest extends SingleNodeTest {
             assertMessage(IllegalArgumentException.class, "token", () -> StockTable.write(table.url(), "book", 9, -1));
             assertMessage(IllegalArgumentException.class, "token", () -> StockTable.write(table.url(), "book", 9, 0));
             assertMessage(NullPointerException.class, "item", () -> StockTable.write(table.url(), null, 9, 1));
+            assertMessage(IllegalArgumentException.class, "token", () -> StockTable.read(table.url(), "book", 0));
+            assertMessage(NullPointerException.class, "item", () -> StockTable.read(table.url(), null, 1));
             assertMessage(IllegalArgumentException.class, "token", () -> stock.write("book", 9, -1));
             assertMessage(NullPointerException.class, "item", () -> stock.write(null, 9, 1));
+            assertMessage(IllegalArgumentException.class, "token", () -> stock.read("book", 0));
+            assertMessage(NullPointerException.class, "item", () -> stock.read(null, 1));
             assertEquals(new Row(10, 0), table.row("book"), "nothing written");
         }
     }
@@ -54,7 +58,7 @@ class FencedResourceTest extends SingleNodeTest {
         stock.write("pen", 9, 42);
         stock.write("pen", 8, 42);
         StaleTokenException refused = assertThrows(StaleTokenException.class, () -> stock.write("pen", 9, 41));
-        assertEquals("write to 'pen' with token 41 refused: it was already written with token 42", refused.getMessage());
+        assertEquals("write to 'pen' with token 41 refused: token 42 got there first", refused.getMessage());
         assertEquals(new Row(8, 42), stock.row("pen"));
         stock.write("pen", 7, 43);
         assertEquals(new Row(7, 43), stock.row("pen"));

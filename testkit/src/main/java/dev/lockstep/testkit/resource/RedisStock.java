@@ -9,11 +9,13 @@ import redis.clients.jedis.UnifiedJedis;
 /**
  * The same fenced resource kept in Redis, for comparison with {@link StockTable}: a hash per item
  * ({@code quantity}, {@code fence}) and a check-and-set script that compares the writer's token
- * with the fence and writes, in one atomic step. This Redis need not be the lock's.
+ * with the fence and writes, in one atomic step; a fenced read raises the fence to the reader's token
+ * as it reads, as {@link StockTable#read(String, String, long)} does. This Redis need not be the lock's.
  */
 public final class RedisStock {
 
     private static final LuaScript FENCED_WRITE = LuaScript.load(RedisStock.class, "fenced-write.lua");
+    private static final LuaScript FENCED_READ = LuaScript.load(RedisStock.class, "fenced-read.lua");
 
     private final UnifiedJedis redis;
 
@@ -34,7 +36,26 @@ public final class RedisStock {
     }
 
     /**
-     * Sets the quantity of {@code item} if no write with a higher token came first.
+     * The quantity of {@code item}, read by the holder of {@code token}: the fence becomes the token
+     * in the same script, so no holder with an older token can write after this read.
+     *
+     * @throws StaleTokenException when a higher token read or wrote first; the hash is unchanged
+     */
+    public long read(String item, long token) {
+        StockTable.checkToken(token);
+        @SuppressWarnings("unchecked")
+        List<Long> reply = (List<Long>) FENCED_READ.run(redis, List.of(key(item)), List.of(Long.toString(token)));
+        if (reply == null) {
+            throw new IllegalArgumentException("no item '" + item + "' in stock");
+        }
+        if (reply.get(0) == 0) {
+            throw StaleTokenException.read(item, token, reply.get(1));
+        }
+        return reply.get(1);
+    }
+
+    /**
+     * Sets the quantity of {@code item} if no read or write with a higher token came first.
      *
      * @throws StaleTokenException when one did; the hash is unchanged
      */
@@ -43,7 +64,7 @@ public final class RedisStock {
         long fence = (Long) FENCED_WRITE.run(redis, List.of(key(item)),
                 List.of(Long.toString(quantity), Long.toString(token)));
         if (fence != 0) {
-            throw new StaleTokenException(item, token, fence);
+            throw StaleTokenException.write(item, token, fence);
         }
     }
 

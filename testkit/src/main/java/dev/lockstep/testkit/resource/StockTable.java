@@ -12,9 +12,11 @@ import org.h2.tools.Server;
 /**
  * The resource a lock protects in the paused-holder story: a real table,
  * {@code stock(item, quantity, fence)}, in an H2 database served over TCP, so a holder in its own
- * JVM reads and writes the same rows. A plain write sets the quantity, as code that trusts its lock
- * does. A fenced write carries the writer's token and changes the row only if no higher token wrote
- * it before ({@code WHERE fence <= ?}: the same holder may write twice with its token).
+ * JVM reads and writes the same rows. A plain read and a plain write trust the caller's lock. A
+ * fenced write carries the writer's token and changes the row only if no higher token read or wrote
+ * it before ({@code WHERE fence <= ?}: the same holder may write twice with its token). A fenced read
+ * raises the fence to the reader's token first: the fence moves when a holder starts its
+ * read-modify-write, so an older holder that read before it can no longer write in between.
  *
  * <p>H2 rather than SQLite: pure Java (no native library to extract), and its TCP server lets two
  * JVMs share one in-memory database without a file.
@@ -23,6 +25,8 @@ public final class StockTable implements AutoCloseable {
 
     private static final String PLAIN_WRITE = "UPDATE stock SET quantity = ? WHERE item = ?";
     private static final String FENCED_WRITE = "UPDATE stock SET quantity = ?, fence = ? WHERE item = ? AND fence <= ?";
+    private static final String RAISE_FENCE = "UPDATE stock SET fence = ? WHERE item = ? AND fence <= ?";
+    private static final String SELECT_ROW = "SELECT quantity, fence FROM stock WHERE item = ?";
 
     private final Server server;
     private final String url;
@@ -68,8 +72,45 @@ public final class StockTable implements AutoCloseable {
     /** The row of {@code item} in the table at {@code url}. */
     public static Row row(String url, String item) {
         Objects.requireNonNull(item, "item must not be null");
-        try (Connection connection = DriverManager.getConnection(url, "sa", "");
-             PreparedStatement select = connection.prepareStatement("SELECT quantity, fence FROM stock WHERE item = ?")) {
+        try (Connection connection = DriverManager.getConnection(url, "sa", "")) {
+            return select(connection, item);
+        } catch (SQLException e) {
+            throw new IllegalStateException("cannot read the stock of '" + item + "'", e);
+        }
+    }
+
+    /**
+     * The quantity of {@code item} at {@code url}, read by the holder of {@code token}: the fence
+     * becomes the token, in the same transaction, so no holder with an older token can write after
+     * this read.
+     *
+     * @throws StaleTokenException when a higher token read or wrote first; the row is unchanged
+     */
+    public static long read(String url, String item, long token) {
+        checkToken(token);
+        Objects.requireNonNull(item, "item must not be null");
+        try (Connection connection = DriverManager.getConnection(url, "sa", "")) {
+            connection.setAutoCommit(false);
+            boolean raised;
+            try (PreparedStatement raise = connection.prepareStatement(RAISE_FENCE)) {
+                raise.setLong(1, token);
+                raise.setString(2, item);
+                raise.setLong(3, token);
+                raised = raise.executeUpdate() == 1;
+            }
+            Row row = select(connection, item);
+            connection.commit();
+            if (!raised) {
+                throw StaleTokenException.read(item, token, row.fence());
+            }
+            return row.quantity();
+        } catch (SQLException e) {
+            throw new IllegalStateException("cannot read the stock of '" + item + "'", e);
+        }
+    }
+
+    private static Row select(Connection connection, String item) throws SQLException {
+        try (PreparedStatement select = connection.prepareStatement(SELECT_ROW)) {
             select.setString(1, item);
             try (ResultSet rows = select.executeQuery()) {
                 if (!rows.next()) {
@@ -77,8 +118,6 @@ public final class StockTable implements AutoCloseable {
                 }
                 return new Row(rows.getLong(1), rows.getLong(2));
             }
-        } catch (SQLException e) {
-            throw new IllegalStateException("cannot read the stock of '" + item + "'", e);
         }
     }
 
@@ -92,7 +131,7 @@ public final class StockTable implements AutoCloseable {
     }
 
     /**
-     * Sets the quantity of {@code item} at {@code url} if no write with a higher token came first.
+     * Sets the quantity of {@code item} at {@code url} if no read or write with a higher token came first.
      *
      * @throws StaleTokenException when one did; the row is unchanged
      */
@@ -105,7 +144,7 @@ public final class StockTable implements AutoCloseable {
             statement.setLong(4, token);
         });
         if (!written) {
-            throw new StaleTokenException(item, token, row(url, item).fence());
+            throw StaleTokenException.write(item, token, row(url, item).fence());
         }
     }
 
@@ -136,7 +175,7 @@ public final class StockTable implements AutoCloseable {
         server.stop();
     }
 
-    /** One item's row: how many are in stock, and the highest token that wrote it (0: none yet). */
+    /** One item's row: how many are in stock, and the highest token that read or wrote it (0: none yet). */
     public record Row(long quantity, long fence) {
     }
 

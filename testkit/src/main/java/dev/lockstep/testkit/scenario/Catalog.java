@@ -25,6 +25,7 @@ public final class Catalog {
             new PausedHolder(),
             new TokenFailover(false),
             new TokenFailover(true),
+            new FencedReadGap(),
             new ReadersShare(),
             new WriterExcludes(),
             new WriterStarvation(),

@@ -52,14 +52,14 @@ public final class PausedHolder extends Scenario {
             if (!a.checkHolds(LOCK)) {
                 throw new IllegalStateException("A does not hold the lock it just took");
             }
-            long aRead = a.readStock(table, ITEM);
+            long aRead = a.readStock(table, ITEM, aToken);
             a.pause();
             // B's acquisition is the sign that A's lease ran out while A was stopped.
             if (!b.tryLock(LOCK, B_WAIT, null)) {
                 throw new IllegalStateException("B could not take the lock of a holder stopped past its lease");
             }
             Long bToken = b.token(LOCK);
-            long bRead = b.readStock(table, ITEM);
+            long bRead = b.readStock(table, ITEM, bToken);
             b.writeStock(table, ITEM, bRead - 1, bToken);
             b.unlock(LOCK);
             a.resume();

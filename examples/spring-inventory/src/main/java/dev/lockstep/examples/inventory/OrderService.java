@@ -11,8 +11,8 @@ import org.springframework.stereotype.Service;
 
 /**
  * The articles' service method: take the product's lock, read the stock, work, write the stock
- * back, unlock. On stage 7 the write carries the hold's fencing token, and the stock refuses a
- * stale one. With {@code lockstep.stage=none} the same steps run without a lock.
+ * back, unlock. On stage 7 the read and the write carry the hold's fencing token, and the stock
+ * refuses a stale one. With {@code lockstep.stage=none} the same steps run without a lock.
  */
 @Service
 public class OrderService {
@@ -68,7 +68,7 @@ public class OrderService {
     }
 
     private Order sell(String product, int quantity, Long token) throws InterruptedException {
-        long inStock = stock.read(product);
+        long inStock = token == null ? stock.read(product) : stock.readFenced(product, token);
         if (inStock < quantity) {
             throw Refusal.outOfStock(product, inStock, quantity);
         }
@@ -77,6 +77,7 @@ public class OrderService {
         TimeUnit.NANOSECONDS.sleep(settings.work().toNanos());
         long left = inStock - quantity;
         long number = token == null ? stock.sell(product, left, quantity) : stock.sellFenced(product, left, quantity, token);
+        log.info("Sold {} of {}: {} left", quantity, product, left);
         return new Order(product, quantity, left, number, token);
     }
 

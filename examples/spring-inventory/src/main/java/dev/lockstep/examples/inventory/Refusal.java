@@ -34,10 +34,11 @@ public final class Refusal extends RuntimeException {
                 + wait.toMillis() + " ms; nothing was sold, try again");
     }
 
-    /** 503: the lock expired while the order worked, and a later holder wrote first (stage 7 sees this). */
+    /** 503: the lock expired while the order worked, and a later holder read or wrote first (stage 7 sees this). */
     static Refusal staleToken(String product, long token) {
         return new Refusal(HttpStatus.SERVICE_UNAVAILABLE, "the lock on " + product + " expired while this order "
-                + "worked, and a later holder wrote first (token " + token + " is stale); nothing was sold, try again");
+                + "worked, and a later holder got to the stock first (token " + token + " is stale); nothing was sold, "
+                + "try again");
     }
 
     /** 503: the lock's lease ran out between its grant and the order's first step (stage 7 sees this). */

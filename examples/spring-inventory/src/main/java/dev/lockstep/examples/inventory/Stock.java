@@ -7,6 +7,8 @@ import java.nio.charset.StandardCharsets;
 import java.util.List;
 import java.util.Map;
 import java.util.Optional;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
 import org.springframework.stereotype.Component;
 import redis.clients.jedis.AbstractTransaction;
 import redis.clients.jedis.Response;
@@ -16,11 +18,15 @@ import redis.clients.jedis.UnifiedJedis;
  * The products, kept in Redis: a hash per product with its {@code stock}, and two counts that only
  * ever grow, {@code sold} and {@code orders}, so that a stock write another order overwrote still
  * shows in them. The stock itself is read and written back as the articles' service does, in two
- * steps the lock must keep apart.
+ * steps the lock must keep apart. On stage 7 both steps carry the order's fencing token, and the
+ * hash's {@code fence} moves on the read: a holder that paused past its lease can write neither
+ * after its successor's write nor between its successor's read and write.
  */
 @Component
 public class Stock {
 
+    private static final Logger log = LoggerFactory.getLogger(Stock.class);
+    private static final String FENCED_READ = script("fenced-read.lua");
     private static final String FENCED_SALE = script("fenced-sale.lua");
 
     private final UnifiedJedis redis;
@@ -54,6 +60,24 @@ public class Stock {
         return Long.parseLong(stock);
     }
 
+    /**
+     * {@link #read}, by the holder of {@code token}: the fence moves to the token, so no holder with
+     * an older one can write after this read.
+     *
+     * @throws Refusal 404 for an unknown product, 503 when a later token read or wrote first
+     */
+    public long readFenced(String product, long token) {
+        @SuppressWarnings("unchecked")
+        List<Long> reply = (List<Long>) redis.eval(FENCED_READ, List.of(key(product)), List.of(Long.toString(token)));
+        if (reply == null) {
+            throw Refusal.unknownProduct(product);
+        }
+        if (reply.get(0) == 0) {
+            throw stale(product, token);
+        }
+        return reply.get(1);
+    }
+
     /** Writes {@code left} back as the stock and counts the sale: the second half. Returns the order's number. */
     public long sell(String product, long left, int quantity) {
         String key = key(product);
@@ -67,17 +91,22 @@ public class Stock {
     }
 
     /**
-     * {@link #sell}, unless a holder with a later fencing token wrote first: then nothing is written.
+     * {@link #sell}, unless a holder with a later fencing token read or wrote first: then nothing is written.
      *
-     * @throws Refusal 503 when a later token wrote first
+     * @throws Refusal 503 when a later token read or wrote first
      */
     public long sellFenced(String product, long left, int quantity, long token) {
         long number = (Long) redis.eval(FENCED_SALE, List.of(key(product)),
                 List.of(Long.toString(left), Integer.toString(quantity), Long.toString(token)));
         if (number == 0) {
-            throw Refusal.staleToken(product, token);
+            throw stale(product, token);
         }
         return number;
+    }
+
+    private static Refusal stale(String product, long token) {
+        log.warn("Refused token {} on {}: a later holder of its lock read or wrote the stock first", token, product);
+        return Refusal.staleToken(product, token);
     }
 
     private static String key(String product) {

@@ -74,12 +74,13 @@ class InventoryApiTest extends SingleNodeTest {
     @Test
     void anOrderWhoseTokenIsStaleGets503AndSellsNothing() throws Exception {
         try (Jedis admin = node.admin()) {
-            // As if a later holder of the lock had written: the fence is past every token handed out so far.
+            // As if a later holder of the lock had read or written: the fence is past every token handed out so far.
             admin.hset("inventory:product:p1", "fence", "1000000");
         }
         HttpResponse<String> refused = order("p1", "{\"quantity\": 1}");
         assertEquals(503, refused.statusCode(), refused.body());
-        assertTrue(refused.body().contains("expired while this order worked, and a later holder wrote first"), refused.body());
+        assertTrue(refused.body().contains("expired while this order worked, and a later holder got to the stock first"),
+                refused.body());
         assertEquals("{\"id\":\"p1\",\"stock\":2,\"sold\":0,\"orders\":0}", product("p1"));
     }
 

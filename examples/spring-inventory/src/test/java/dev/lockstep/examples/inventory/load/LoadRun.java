@@ -19,8 +19,13 @@ import java.util.List;
 import java.util.Map;
 import java.util.Set;
 import java.util.concurrent.CompletableFuture;
+import java.util.concurrent.ExecutionException;
+import java.util.concurrent.TimeUnit;
+import java.util.concurrent.TimeoutException;
 import java.util.function.Function;
 import java.util.function.Supplier;
+import java.util.regex.Matcher;
+import java.util.regex.Pattern;
 import redis.clients.jedis.UnifiedJedis;
 import tools.jackson.databind.json.JsonMapper;
 
@@ -34,6 +39,10 @@ public final class LoadRun implements AutoCloseable {
     private static final JsonMapper JSON = JsonMapper.builder().build();
     /** The sale after which the paused instance is stopped: a few orders in, with stock left to sell twice. */
     private static final int PAUSE_AT_SALE = 3;
+    /** How long the read-gap run waits for B's next sale (A's lease must run out first) and for A's woken sale to end. */
+    private static final Duration GAP_STEP = Duration.ofSeconds(30);
+    /** The units in stock in a {@code Selling 1 of p0: 97 in stock} log line. */
+    private static final Pattern IN_STOCK = Pattern.compile("Selling \\d+ of (\\S+): (\\d+) in stock");
 
     private final RedisFixture fixture = RedisFixture.fromSystemProperty();
     private final RedisNode redis = fixture.start();
@@ -79,7 +88,7 @@ public final class LoadRun implements AutoCloseable {
         List<String> settings = settings(variant, stage);
         String run = variant.name().toLowerCase() + "-" + stage.id();
         // The tests run a variant without a pause in this JVM: a quicker start, the same HTTP and Redis.
-        boolean ownJvms = !quick || variant.pause != null;
+        boolean ownJvms = !quick || variant.stopsAnInstance();
         try (Instances instances = ownJvms
                 ? Instances.sideBySide(name -> new ServiceJvm(name, redis, settings, logs.resolve(run + "-" + name + ".log"), quick))
                 : Instances.oneAfterTheOther(() -> new InProcessService(redis, http, settings))) {
@@ -87,18 +96,19 @@ public final class LoadRun implements AutoCloseable {
             Instance b = instances.b();
             OrderLoad load = new OrderLoad();
             load.restock(a.uri(), shape.products(), shape.stock());
-            CompletableFuture<Void> pausing = variant.pause == null ? CompletableFuture.completedFuture(null)
-                    : ((ServiceJvm) a).sellingOrder(PAUSE_AT_SALE).thenRunAsync(() -> pause((ServiceJvm) a, variant.pause));
+            CompletableFuture<String> stopSale = variant.stopsAnInstance()
+                    ? ((ServiceJvm) a).sellingOrder(PAUSE_AT_SALE) : CompletableFuture.completedFuture(null);
+            CompletableFuture<Void> stopping = stopSale.thenAcceptAsync(selling -> stop(variant, stage, a, selling, b));
             long commandsBefore = commands();
             long start = System.nanoTime();
             List<Answer> answers = load.fire(List.of(a.uri(), b.uri()), shape.products(), shape.orders(),
                     shape.workersPerInstance());
             Duration took = Duration.ofNanos(System.nanoTime() - start);
             double commandsPerOrder = (double) (commands() - commandsBefore) / answers.size();
-            if (!pausing.isDone()) {
+            if (!stopSale.isDone()) {
                 throw new IllegalStateException(a + " sold fewer than " + PAUSE_AT_SALE + " orders, so it was never paused");
             }
-            pausing.join();
+            stopping.join();
             long finalStock = 0;
             for (int product = 0; product < shape.products(); product++) {
                 finalStock += JSON.readValue(load.product(b.uri(), product), Product.class).stock();
@@ -121,6 +131,76 @@ public final class LoadRun implements AutoCloseable {
             settings.add("--lockstep.lease=" + variant.lease.toMillis() + "ms");
         }
         return settings;
+    }
+
+    /** Stops {@code a}, which has just logged {@code selling}, as {@code variant} says; nothing when it stops no instance. */
+    private void stop(Variant variant, Stage stage, Instance a, String selling, Instance b) {
+        if (variant.pause != null) {
+            pause((ServiceJvm) a, variant.pause);
+        } else if (variant.wakesInReadGap) {
+            // Without a lock nothing keeps the other instance's writes out of either gap: no gap to check.
+            wakeInReadGap((ServiceJvm) a, selling, (ServiceJvm) b, stage != Stage.NONE);
+        }
+    }
+
+    /**
+     * Stops {@code a} in the middle of the sale it logged as {@code aSelling}. Once {@code b}'s next
+     * sale has read the stock (A's lease ran out), stops {@code b} there, wakes {@code a} and waits
+     * for its sale to end, written or refused, then wakes {@code b}: A writes in the gap between B's
+     * read and B's write.
+     *
+     * @throws IllegalStateException when {@code checkGap} and either instance wrote before it was
+     *                               stopped: the run missed the gap
+     */
+    private void wakeInReadGap(ServiceJvm a, String aSelling, ServiceJvm b, boolean checkGap) {
+        CompletableFuture<String> bSelling = b.sellingOrder(1);
+        a.pause();
+        try {
+            if (checkGap) {
+                requireUnwritten(a, aSelling);
+            }
+            String bRead = await(bSelling, b + "'s next sale");
+            b.pause();
+            try {
+                if (checkGap) {
+                    requireUnwritten(b, bRead);
+                }
+                CompletableFuture<String> aEnded = a.saleEnded();
+                a.resume();
+                await(aEnded, "the end of " + a + "'s woken sale");
+            } finally {
+                b.resume();
+            }
+        } finally {
+            // Woken already unless a step above failed.
+            a.resume();
+        }
+    }
+
+    /** Checks that the stock is still what {@code instance}'s {@code selling} line read: it was stopped before its write. */
+    private void requireUnwritten(ServiceJvm instance, String selling) {
+        Matcher read = IN_STOCK.matcher(selling);
+        if (!read.find()) {
+            throw new IllegalStateException("not a sale's log line: " + selling);
+        }
+        try (UnifiedJedis client = redis.newClient()) {
+            String stock = client.hget("inventory:product:" + read.group(1), "stock");
+            if (!read.group(2).equals(stock)) {
+                throw new IllegalStateException(instance + " read " + read.group(2) + " and the stock is " + stock
+                        + " before it was stopped: its write went in first, so the run missed the read-write gap");
+            }
+        }
+    }
+
+    private static String await(CompletableFuture<String> line, String what) {
+        try {
+            return line.get(GAP_STEP.toMillis(), TimeUnit.MILLISECONDS);
+        } catch (InterruptedException e) {
+            Thread.currentThread().interrupt();
+            throw new IllegalStateException("interrupted while waiting for " + what, e);
+        } catch (ExecutionException | TimeoutException e) {
+            throw new IllegalStateException("no " + what + " within " + GAP_STEP.toSeconds() + " s", e);
+        }
     }
 
     /** Stops {@code instance} mid-order for {@code pause}: its lease runs out while it cannot renew it. */

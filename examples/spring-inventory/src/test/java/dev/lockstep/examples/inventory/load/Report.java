@@ -39,8 +39,7 @@ final class Report {
                             shape.orders(), shape.products(), shape.stock(), shape.workersPerInstance(),
                             variant.work.toMillis(), variant.lease == null ? "30 s (the default)"
                                     : variant.lease.toMillis() + " ms",
-                            variant.pause == null ? "" : "; instance A stopped for " + variant.pause.toMillis()
-                                    + " ms at its third sale"))
+                            stop(variant)))
                     .append("| ").append(String.join(" | ", HEADER)).append(" |\n")
                     .append("|---|---|").append("---:|".repeat(HEADER.length - 2)).append('\n');
             for (RunResult r : rows) {
@@ -51,6 +50,15 @@ final class Report {
             }
         }
         return out.toString();
+    }
+
+    /** How the run stops instance A, as the rest of a sentence; empty when it does not. */
+    private static String stop(Variant variant) {
+        if (variant.pause != null) {
+            return "; instance A stopped for " + variant.pause.toMillis() + " ms at its third sale";
+        }
+        return variant.wakesInReadGap ? "; instance A stopped at its third sale and woken once an order of instance B "
+                + "has read the stock, B stopped there until A's order has ended" : "";
     }
 
     /** Oversold units per stage, a panel per variant, on one scale; a stage that claims the variant is in bold. */

@@ -31,6 +31,8 @@ final class ServiceJvm implements Instance {
     private static final Duration STARTUP = Duration.ofSeconds(60);
     private static final Pattern STARTED = Pattern.compile("Tomcat started on port (\\d+)");
     private static final Pattern SELLING = Pattern.compile("Selling \\d+ of ");
+    /** The end of a sale: the stock written back, or (stage 7) the order's stale token refused. */
+    private static final Pattern SALE_ENDED = Pattern.compile("Sold \\d+ of |Refused token ");
 
     private final String name;
     private final Process process;
@@ -80,11 +82,20 @@ final class ServiceJvm implements Instance {
     }
 
     /**
-     * Resolves once the instance logs the {@code count}-th order it starts to sell after this call:
-     * it then holds the lock, has read the stock and works.
+     * Resolves, with its log line, once the instance logs the {@code count}-th order it starts to
+     * sell after this call: it then holds the lock, has read the stock and works.
      */
-    CompletableFuture<Void> sellingOrder(int count) {
-        Watch watch = new Watch(SELLING, count);
+    CompletableFuture<String> sellingOrder(int count) {
+        return watch(SELLING, count);
+    }
+
+    /** Resolves, with its log line, once the next sale the instance logs after this call has ended. */
+    CompletableFuture<String> saleEnded() {
+        return watch(SALE_ENDED, 1);
+    }
+
+    private CompletableFuture<String> watch(Pattern pattern, int count) {
+        Watch watch = new Watch(pattern, count);
         synchronized (watches) {
             watches.add(watch);
         }
@@ -97,18 +108,18 @@ final class ServiceJvm implements Instance {
         paused = true;
     }
 
-    /** SIGCONT. */
+    /** SIGCONT, when paused. */
     void resume() {
-        Signals.resume(process);
-        paused = false;
+        if (paused) {
+            Signals.resume(process);
+            paused = false;
+        }
     }
 
     /** Stops the instance as a deployment does (SIGTERM: Spring closes its beans); kills it if that hangs. */
     @Override
     public void close() {
-        if (paused) {
-            resume();
-        }
+        resume();
         process.destroy();
         try {
             if (!process.waitFor(20, TimeUnit.SECONDS)) {
@@ -153,7 +164,7 @@ final class ServiceJvm implements Instance {
     private static final class Watch {
 
         private final Pattern pattern;
-        private final CompletableFuture<Void> seen = new CompletableFuture<>();
+        private final CompletableFuture<String> seen = new CompletableFuture<>();
         private int left;
 
         Watch(Pattern pattern, int count) {
@@ -164,7 +175,7 @@ final class ServiceJvm implements Instance {
         /** Counts {@code line}; true once the wait is over. */
         boolean heard(String line) {
             if (pattern.matcher(line).find() && --left == 0) {
-                seen.complete(null);
+                seen.complete(line);
             }
             return left == 0;
         }
