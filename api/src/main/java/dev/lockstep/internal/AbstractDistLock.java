@@ -145,7 +145,8 @@ public abstract class AbstractDistLock implements DistLock {
     @Override
     public final void lockInterruptibly() throws InterruptedException {
         long started = System.nanoTime();
-        counted(started, acquire(lease(null), FOREVER));
+        Lease lease = lease(null);
+        counted(started, client.acquiring(FOREVER, () -> acquire(lease, FOREVER)));
     }
 
     @Override
@@ -161,14 +162,16 @@ public abstract class AbstractDistLock implements DistLock {
         }
         long waitNanos = Args.waitNanos(Duration.ofNanos(Math.max(0, unit.toNanos(time))), "time");
         long started = System.nanoTime();
-        return counted(started, acquire(lease(null), waitNanos));
+        Lease lease = lease(null);
+        return counted(started, client.acquiring(waitNanos, () -> acquire(lease, waitNanos)));
     }
 
     @Override
     public final boolean tryLock(Duration wait, Duration lease) throws InterruptedException {
         long waitNanos = Args.waitNanos(wait, "wait");
         long started = System.nanoTime();
-        return counted(started, acquire(lease(lease), waitNanos));
+        Lease asked = lease(lease);
+        return counted(started, client.acquiring(waitNanos, () -> acquire(asked, waitNanos)));
     }
 
     /** The key exists. */
