@@ -232,15 +232,29 @@ public abstract class AbstractDistLock implements DistLock {
 
     /** An unlock by a thread that held the lock ends one of its holds, whatever Redis said; the last lets the object go. */
     private void uncounted() {
-        if (callerHolds.containsKey(Thread.currentThread().getId())) {
+        boolean held = callerHolds.containsKey(Thread.currentThread().getId());
+        if (held) {
             options().observer().released(name);
         }
+        boolean lastHold;
         synchronized (callerHolds) {
-            callerHolds.computeIfPresent(Thread.currentThread().getId(), (thread, holds) -> holds > 1 ? holds - 1 : null);
+            lastHold = held && callerHolds.computeIfPresent(Thread.currentThread().getId(),
+                    (thread, holds) -> holds > 1 ? holds - 1 : null) == null;
             if (callerHolds.isEmpty()) {
                 client.letGo(this);
             }
         }
+        if (lastHold) {
+            lastHoldEnded();
+        }
+    }
+
+    /**
+     * Called on a thread whose unlock just ended its last hold of this lock, whatever Redis said
+     * (also after the lease was lost): a stage forgets here what it kept for the thread's hold, so a
+     * pooled thread carries nothing stale. Must not throw.
+     */
+    protected void lastHoldEnded() {
     }
 
     /**
