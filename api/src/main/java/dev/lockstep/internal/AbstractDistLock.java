@@ -145,7 +145,8 @@ public abstract class AbstractDistLock implements DistLock {
     @Override
     public final void lockInterruptibly() throws InterruptedException {
         long started = System.nanoTime();
-        counted(started, acquire(lease(null), FOREVER));
+        Lease lease = lease(null);
+        counted(started, client.acquiring(FOREVER, () -> acquire(lease, FOREVER)));
     }
 
     @Override
@@ -161,14 +162,16 @@ public abstract class AbstractDistLock implements DistLock {
         }
         long waitNanos = Args.waitNanos(Duration.ofNanos(Math.max(0, unit.toNanos(time))), "time");
         long started = System.nanoTime();
-        return counted(started, acquire(lease(null), waitNanos));
+        Lease lease = lease(null);
+        return counted(started, client.acquiring(waitNanos, () -> acquire(lease, waitNanos)));
     }
 
     @Override
     public final boolean tryLock(Duration wait, Duration lease) throws InterruptedException {
         long waitNanos = Args.waitNanos(wait, "wait");
         long started = System.nanoTime();
-        return counted(started, acquire(lease(lease), waitNanos));
+        Lease asked = lease(lease);
+        return counted(started, client.acquiring(waitNanos, () -> acquire(asked, waitNanos)));
     }
 
     /** The key exists. */
@@ -229,15 +232,29 @@ public abstract class AbstractDistLock implements DistLock {
 
     /** An unlock by a thread that held the lock ends one of its holds, whatever Redis said; the last lets the object go. */
     private void uncounted() {
-        if (callerHolds.containsKey(Thread.currentThread().getId())) {
+        boolean held = callerHolds.containsKey(Thread.currentThread().getId());
+        if (held) {
             options().observer().released(name);
         }
+        boolean lastHold;
         synchronized (callerHolds) {
-            callerHolds.computeIfPresent(Thread.currentThread().getId(), (thread, holds) -> holds > 1 ? holds - 1 : null);
+            lastHold = held && callerHolds.computeIfPresent(Thread.currentThread().getId(),
+                    (thread, holds) -> holds > 1 ? holds - 1 : null) == null;
             if (callerHolds.isEmpty()) {
                 client.letGo(this);
             }
         }
+        if (lastHold) {
+            lastHoldEnded();
+        }
+    }
+
+    /**
+     * Called on a thread whose unlock just ended its last hold of this lock, whatever Redis said
+     * (also after the lease was lost): a stage forgets here what it kept for the thread's hold, so a
+     * pooled thread carries nothing stale. Must not throw.
+     */
+    protected void lastHoldEnded() {
     }
 
     /**

@@ -18,6 +18,7 @@ import java.util.UUID;
 import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.ConcurrentMap;
 import java.util.concurrent.Semaphore;
+import java.util.concurrent.TimeUnit;
 import java.util.function.Supplier;
 import redis.clients.jedis.RedisClient;
 import redis.clients.jedis.UnifiedJedis;
@@ -42,6 +43,8 @@ public abstract class AbstractLocks implements Locks {
      */
     private final Semaphore calls;
     private final ThreadLocal<Boolean> inCall = new ThreadLocal<>();
+    /** How long the calling thread's acquisition may queue for its turn; none: as long as it takes, uninterruptibly. */
+    private final ThreadLocal<QueueLimit> queueLimit = new ThreadLocal<>();
     private volatile boolean closed;
 
     /** A client over {@code redis} (not owned: {@link #close()} leaves it open) that claims {@code guarantees}. */
@@ -150,16 +153,16 @@ public abstract class AbstractLocks implements Locks {
         return closed;
     }
 
-    /** The Redis every lock of a single-node client talks to. */
     /**
      * Runs {@code call}, one lock call of the calling thread, once a pooled connection is its turn
-     * (see {@link #calls}); a call made inside another runs at once.
+     * (see {@link #calls}); a call made inside another runs at once. Inside {@link #acquiring}, the
+     * turn is awaited no longer than the wait, and an interrupt ends the queueing.
      */
     final <T> T call(Supplier<T> call) {
         if (calls == null || inCall.get() != null) {
             return call.get();
         }
-        calls.acquireUninterruptibly();
+        takeTurn();
         inCall.set(Boolean.TRUE);
         try {
             return call.get();
@@ -169,6 +172,74 @@ public abstract class AbstractLocks implements Locks {
         }
     }
 
+    private void takeTurn() {
+        QueueLimit limit = queueLimit.get();
+        if (limit == null) {
+            calls.acquireUninterruptibly();
+            return;
+        }
+        try {
+            if (!limit.bounded()) {
+                calls.acquire();
+            } else if (!calls.tryAcquire(limit.deadlineNanos() - System.nanoTime(), TimeUnit.NANOSECONDS)) {
+                throw new LeftQueue(false);
+            }
+        } catch (InterruptedException e) {
+            throw new LeftQueue(true);
+        }
+    }
+
+    /**
+     * Runs {@code acquisition}, a wait of {@code waitNanos} ({@code > 0}: bounded; else only a
+     * first try, or no end), with its lock calls queueing for a connection interruptibly and, for
+     * a bounded wait, until its deadline at most: a wait that ends in the queue sent nothing and
+     * returns false; an interrupt there throws {@link InterruptedException}.
+     */
+    final boolean acquiring(long waitNanos, Acquisition acquisition) throws InterruptedException {
+        // An acquisition inside another (a lock over several names) restores the outer one's limit after.
+        QueueLimit outer = queueLimit.get();
+        queueLimit.set(new QueueLimit(waitNanos > 0, System.nanoTime() + waitNanos));
+        try {
+            return acquisition.run();
+        } catch (LeftQueue left) {
+            if (left.interrupted) {
+                throw new InterruptedException("interrupted while queued for a connection");
+            }
+            return false;
+        } finally {
+            if (outer == null) {
+                queueLimit.remove();
+            } else {
+                queueLimit.set(outer);
+            }
+        }
+    }
+
+    /** An acquisition that may be interrupted. */
+    @FunctionalInterface
+    interface Acquisition {
+
+        /** Acquires; true when taken. */
+        boolean run() throws InterruptedException;
+    }
+
+    /** How long an acquisition's calls queue for a connection: until {@code deadlineNanos} if {@code bounded}. */
+    private record QueueLimit(boolean bounded, long deadlineNanos) {
+    }
+
+    /** A call's wait for its turn ended (the wait's deadline, or an interrupt) before anything was sent. */
+    private static final class LeftQueue extends RuntimeException {
+
+        private final boolean interrupted;
+
+        LeftQueue(boolean interrupted) {
+            super(interrupted ? "interrupted while queued for a connection" : "the wait ended while queued for a connection",
+                    null, false, false);
+            this.interrupted = interrupted;
+        }
+    }
+
+    /** The Redis every lock of a single-node client talks to. */
     protected final UnifiedJedis redis() {
         if (nodes.size() != 1) {
             throw new IllegalStateException("a client of " + nodes.size() + " nodes has no single Redis");

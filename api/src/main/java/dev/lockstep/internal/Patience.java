@@ -2,7 +2,10 @@ package dev.lockstep.internal;
 
 import dev.lockstep.LockException;
 import java.time.Duration;
+import java.util.Set;
 import java.util.function.Supplier;
+import java.util.regex.Matcher;
+import java.util.regex.Pattern;
 import redis.clients.jedis.exceptions.JedisConnectionException;
 import redis.clients.jedis.exceptions.JedisDataException;
 
@@ -15,6 +18,20 @@ import redis.clients.jedis.exceptions.JedisDataException;
  */
 public final class Patience {
 
+    /**
+     * Error replies that say "not now" rather than "no": a server still loading its data, a master
+     * demoted to a replica that a client still writes to (a failover), a script running past the
+     * busy threshold, a slot being migrated, a cluster without a quorum, a replica cut off from
+     * its master.
+     */
+    private static final Set<String> TRANSIENT_ERRORS =
+            Set.of("LOADING", "READONLY", "BUSY", "TRYAGAIN", "CLUSTERDOWN", "MASTERDOWN");
+    /**
+     * An error reply's code: its first word, or inside a Redis 6 script error ("ERR Error running
+     * script (...): @user_script:1: -READONLY You can't...") the code of the command that failed.
+     */
+    private static final Pattern ERROR_CODE = Pattern.compile("(?:ERR Error running script .*: -)?([A-Z]+)");
+
     private final long limitNanos;
     private long failingSince;
 
@@ -24,12 +41,22 @@ public final class Patience {
     }
 
     /**
-     * Whether {@code failure} says Redis could not be asked, for now: the connection failed, or the
-     * server restarted and still loads its data. Such an attempt may have run, or may run soon.
+     * Whether {@code failure} says Redis could not be asked, for now: the connection failed, or
+     * the server answered with an error that passes by itself ({@link #TRANSIENT_ERRORS}). Such an
+     * attempt may have run, or may run soon.
      */
     public static boolean unreachable(Throwable failure) {
-        return failure instanceof JedisConnectionException || failure instanceof JedisDataException
-                && failure.getMessage() != null && failure.getMessage().startsWith("LOADING");
+        return failure instanceof JedisConnectionException
+                || failure instanceof JedisDataException && TRANSIENT_ERRORS.contains(errorCode(failure.getMessage()));
+    }
+
+    /** The code of an error reply ({@code READONLY} in "READONLY You can't write..."), or "". */
+    private static String errorCode(String message) {
+        if (message == null) {
+            return "";
+        }
+        Matcher code = ERROR_CODE.matcher(message);
+        return code.lookingAt() ? code.group(1) : "";
     }
 
     /**

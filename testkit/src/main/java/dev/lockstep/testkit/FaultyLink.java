@@ -95,8 +95,8 @@ public final class FaultyLink implements AutoCloseable {
     }
 
     /**
-     * {@link #freezeSubscribers()}, and from now on also every connection that sends a SUBSCRIBE,
-     * before the SUBSCRIBE reaches Redis: a subscription is never confirmed.
+     * {@link #freezeSubscribers()}, and until {@link #heal()} also every connection that sends a
+     * SUBSCRIBE, before the SUBSCRIBE reaches Redis: a subscription is never confirmed.
      */
     public void freezeEverySubscriber() {
         freezingNewSubscribers = true;
@@ -121,8 +121,12 @@ public final class FaultyLink implements AutoCloseable {
         this.delay = delay;
     }
 
-    /** Back to plain forwarding; connections that lost bytes while blackholed are reset. */
+    /**
+     * Back to plain forwarding, also for new subscribers; connections that lost bytes while
+     * blackholed are reset, and frozen ones stay frozen.
+     */
     public synchronized void heal() {
+        freezingNewSubscribers = false;
         blackholed = false;
         losingReplies = false;
         delay = Duration.ZERO;

@@ -93,6 +93,32 @@ class ClientFaultTest extends OneNodeTest {
         }
     }
 
+    /**
+     * The subscription's connection was half-open before it subscribed (dead while idle in the
+     * pool): its SUBSCRIBE is never confirmed. The sleeping waiter's heartbeat must replace it, so
+     * a release once the network is back wakes the waiter, not the end of the holder's lease.
+     */
+    @Test
+    void aSubscriptionNeverConfirmedIsReplacedAndTheReleaseStillWakesTheWaiter() throws Exception {
+        FaultyLink link = link(node);
+        DistLock holder = clientAt(node.address()).get("never-confirmed");
+        DistLock waiter = clientAt(link.address()).get("never-confirmed");
+        assertTrue(holder.tryLock(Duration.ZERO, null));
+        link.freezeEverySubscriber();
+        try (LockThread thread = new LockThread("never-confirmed")) {
+            Future<Boolean> waiting = thread.submit(() -> waiter.tryLock(WAIT, null));
+            Await.until("the waiter sleeps on its unconfirmed channel", WAIT, () -> asleep(thread));
+            assertEquals(0, Probe.subscribers(node, Probe.channel("never-confirmed")), "the SUBSCRIBE got through");
+            link.heal();
+            holder.unlock();
+            long released = System.nanoTime();
+            assertTrue(LockThread.get(waiting, WAIT), "the waiter never got the released lock");
+            long lagMillis = (System.nanoTime() - released) / 1_000_000;
+            assertTrue(lagMillis < NOTICED.toMillis(), "the waiter slept " + lagMillis + " ms on an unconfirmed subscription");
+            thread.run(waiter::unlock);
+        }
+    }
+
     @Test
     void anUnconfirmedSubscriptionDoesNotStretchAShortWait() throws Exception {
         FaultyLink link = link(node);

@@ -101,6 +101,11 @@ final class FanOut implements AutoCloseable {
         calls.forEach(Lane.Call::await);
     }
 
+    /** How many requests wait on, or run on, each node's lane, in node order. */
+    List<Integer> queuedRequests() {
+        return lanes.stream().map(Lane::requests).toList();
+    }
+
     /** Stops the lanes; requests stuck on a dead node end with their socket timeout. */
     @Override
     public void close() {

@@ -13,6 +13,7 @@ import java.util.concurrent.RejectedExecutionException;
 import java.util.concurrent.ThreadPoolExecutor;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.TimeoutException;
+import java.util.concurrent.atomic.AtomicInteger;
 import redis.clients.jedis.Connection;
 import redis.clients.jedis.RedisClient;
 import redis.clients.jedis.UnifiedJedis;
@@ -34,16 +35,26 @@ import redis.clients.jedis.util.Pool;
  * client that is not a {@link RedisClient} has no pool to borrow from, and all its requests take
  * the lane.
  *
+ * <p>A node that stays stalled would let the lane grow by every round of every waiting thread,
+ * so it takes at most {@link #CAPACITY} requests: one more fails at once, which the round counts
+ * as that node failing. An undo or unlock refused so leaves that node's grant to its lease. Besides
+ * requests the lane holds only the waits for an answer, at most one per owner.
+ *
  * <p>Borrowing may open a connection, and opening one to a stalled node takes the client's
  * socket timeout: a pool that keeps idle connections spares the calling threads that wait.
  */
 final class Lane implements AutoCloseable {
+
+    /** How many requests may wait on one lane, or run there: rounds of many threads, not a stall's worth. */
+    static final int CAPACITY = 128;
 
     private final UnifiedJedis node;
     private final Pool<Connection> pool;
     private final ThreadPoolExecutor thread;
     /** Tasks on the lane per owner, queued or running: while an owner has any, its requests queue behind them. */
     private final ConcurrentMap<String, Integer> queuedByOwner = new ConcurrentHashMap<>();
+    /** Requests on the lane, queued or running, at most {@link #CAPACITY}. */
+    private final AtomicInteger requests = new AtomicInteger();
 
     Lane(UnifiedJedis node, String threadName) {
         this.node = node;
@@ -139,13 +150,19 @@ final class Lane implements AutoCloseable {
     }
 
     private Call queued(Request request, long deadline, WhenLate whenLate) {
+        if (requests.incrementAndGet() > CAPACITY) {
+            requests.decrementAndGet();
+            Reply full = new Reply(null, new RejectedExecutionException(
+                    "not sent: " + CAPACITY + " requests already wait for this node"));
+            return () -> full;
+        }
         CompletableFuture<Object> reply = new CompletableFuture<>();
-        enqueue(request.owner(), () -> {
-            if (whenLate == WhenLate.DROP && System.nanoTime() - deadline > 0) {
-                reply.completeExceptionally(new TimeoutException("dropped unsent: its round gave up on this node"));
-                return;
-            }
+        boolean accepted = enqueue(request.owner(), () -> {
             try {
+                if (whenLate == WhenLate.DROP && System.nanoTime() - deadline > 0) {
+                    reply.completeExceptionally(new TimeoutException("dropped unsent: its round gave up on this node"));
+                    return;
+                }
                 reply.complete(request.run(node));
             } catch (JedisException e) {
                 reply.completeExceptionally(e);
@@ -154,12 +171,24 @@ final class Lane implements AutoCloseable {
                 }
             } catch (RuntimeException e) {
                 reply.completeExceptionally(e);
+            } finally {
+                requests.decrementAndGet();
             }
         });
+        if (!accepted) {
+            requests.decrementAndGet();
+            reply.completeExceptionally(new RejectedExecutionException("not sent: the client is closed"));
+        }
         return () -> awaitReply(reply, deadline);
     }
 
-    private void enqueue(String owner, Runnable task) {
+    /** How many requests are on the lane now, queued or running. */
+    int requests() {
+        return requests.get();
+    }
+
+    /** Queues {@code task} behind {@code owner}'s earlier ones; false when the lane is closed. */
+    private boolean enqueue(String owner, Runnable task) {
         queuedByOwner.merge(owner, 1, Integer::sum);
         try {
             thread.execute(() -> {
@@ -169,8 +198,10 @@ final class Lane implements AutoCloseable {
                     dequeue(owner);
                 }
             });
+            return true;
         } catch (RejectedExecutionException closed) {
             dequeue(owner);
+            return false;
         }
     }
 

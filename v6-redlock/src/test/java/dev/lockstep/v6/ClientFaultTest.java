@@ -9,17 +9,22 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import dev.lockstep.DistLock;
 import dev.lockstep.LeaseLoss;
+import dev.lockstep.LockException;
 import dev.lockstep.LockOptions;
 import dev.lockstep.testkit.Await;
 import dev.lockstep.testkit.LockThread;
 import dev.lockstep.testkit.RedisNode;
 import java.time.Duration;
+import java.util.ArrayList;
 import java.util.List;
 import java.util.concurrent.CopyOnWriteArrayList;
 import java.util.concurrent.Future;
 import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.Test;
+import redis.clients.jedis.Connection;
 import redis.clients.jedis.Jedis;
+import redis.clients.jedis.RedisClient;
+import redis.clients.jedis.UnifiedJedis;
 
 /**
  * Faults that leave a quorum client unsure of what it holds: a split vote that no release
@@ -106,6 +111,65 @@ class ClientFaultTest extends IndependentMastersTest {
         }
         Await.until("the last unlock frees every master", DEADLINE,
                 () -> nodes.stream().allMatch(node -> hash(node, name).isEmpty()));
+    }
+
+    /**
+     * A node stays stalled while the client's threads keep asking: every request of an owner with
+     * one unanswered queues behind it on the node's lane. The lane must stop growing at its
+     * capacity, the requests beyond it failing that node at once, and drain once the node is back.
+     */
+    @Test
+    void aStalledNodesLaneStopsGrowingAtItsCapacity() throws Exception {
+        String name = "stalled-lane";
+        List<UnifiedJedis> clients = clientsOf(nodes);
+        RedLocks locks = closedAfter(new RedLocks(clients, LockOptions.defaults().withNodeTimeout(Duration.ofMillis(20))));
+        DistLock lock = locks.get(name);
+        RedisNode stalled = nodes.get(3);
+        int threads = 8;
+        int callsEach = 3 * Lane.CAPACITY / threads;
+        // Idle connections for every thread: a first call that had to open one would wait out the handshake instead.
+        keepIdleConnections((RedisClient) clients.get(3), threads);
+        List<LockThread> askers = new ArrayList<>();
+        stalled.pause();
+        try {
+            for (int i = 0; i < threads; i++) {
+                askers.add(closedAfter(new LockThread("asker-" + i)));
+            }
+            List<Future<Object>> asking = new ArrayList<>();
+            for (LockThread asker : askers) {
+                // Three of four nodes answer: a quorum, so each call succeeds while the stalled node's lane fills.
+                asking.add(asker.submit(() -> {
+                    for (int call = 0; call < callsEach; call++) {
+                        try {
+                            lock.remainingLease();
+                        } catch (LockException tooFewAnsweredOnABusyMachine) {
+                            // Only the stalled node's lane is measured here.
+                        }
+                    }
+                    return null;
+                }));
+            }
+            for (Future<Object> done : asking) {
+                LockThread.get(done, DEADLINE);
+            }
+            int queued = locks.fanOut().queuedRequests().get(3);
+            assertTrue(queued <= Lane.CAPACITY, queued + " requests wait for the stalled node, more than "
+                    + Lane.CAPACITY);
+        } finally {
+            stalled.resume();
+        }
+        Await.until("the lane drains once the node is back", DEADLINE,
+                () -> locks.fanOut().queuedRequests().get(3) == 0);
+    }
+
+    private static void keepIdleConnections(RedisClient redis, int count) {
+        List<Connection> borrowed = new ArrayList<>();
+        for (int i = 0; i < count; i++) {
+            Connection connection = redis.getPool().getResource();
+            connection.ping();
+            borrowed.add(connection);
+        }
+        borrowed.forEach(Connection::close);
     }
 
     /**

@@ -11,7 +11,7 @@ import java.util.List;
 /**
  * The stage-7 lock: stage 5's, with a lock script that also increments the token counter of the
  * lock's slot when it grants a new hold, in the same atomic step and round trip. The token is kept
- * for the holding thread until its next new hold; {@link #token()} hands it out only while the
+ * for the holding thread until its last unlock; {@link #token()} hands it out only while the
  * hold lasts. A re-entry is the same hold and keeps the token.
  */
 final class TokenLock extends PubSubLock implements FencedLock {
@@ -49,8 +49,21 @@ final class TokenLock extends PubSubLock implements FencedLock {
     public long token() {
         Long current = token.get();
         if (current == null || !isHeldByCurrentThread()) {
+            // A lease lost and never unlocked: the token is over either way.
+            token.remove();
             throw new IllegalMonitorStateException("lock '" + name() + "' is not held by this thread, so it has no token");
         }
         return current;
+    }
+
+    /** The thread's last unlock: its token goes with its hold, not with the (perhaps pooled) thread. */
+    @Override
+    protected void lastHoldEnded() {
+        token.remove();
+    }
+
+    /** Whether the calling thread keeps a token, for tests: only while it holds the lock. */
+    boolean keepsToken() {
+        return token.get() != null;
     }
 }

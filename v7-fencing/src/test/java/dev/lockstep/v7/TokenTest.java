@@ -57,6 +57,22 @@ class TokenTest extends SingleNodeTest {
         assertTrue(e.getMessage().contains("reentry-token"), e.getMessage());
     }
 
+    /** A token belongs to a hold: a pooled thread must not carry it past its last unlock, lease lost or not. */
+    @Test
+    void theLastUnlockLeavesTheThreadNoToken() throws Exception {
+        TokenLock lock = (TokenLock) client().get("token-forgotten");
+        lock.lockAndGetToken();
+        lock.lockAndGetToken();
+        lock.unlock();
+        assertTrue(lock.keepsToken(), "the outer hold lost its token");
+        lock.unlock();
+        assertFalse(lock.keepsToken(), "the thread kept the token of a hold it ended");
+        assertTrue(lock.tryLock(Duration.ZERO, Duration.ofMillis(100)));
+        Await.until("the explicit lease runs out", DEADLINE, () -> !lock.isHeldByCurrentThread());
+        assertThrows(IllegalMonitorStateException.class, lock::unlock, "unlocking a lost lease");
+        assertFalse(lock.keepsToken(), "the thread kept the token of a lost hold after its unlock");
+    }
+
     @Test
     void noHoldNoToken() throws Exception {
         FencedLock lock = client().get("no-hold");

@@ -25,7 +25,8 @@ import redis.clients.jedis.util.Pool;
  * <pre>
  * state        thread   connection  what happens
  * IDLE         none     none        a wanted channel starts the thread
- * CONNECTING   running  opening     the first confirmation sends whatever changed meanwhile
+ * CONNECTING   running  opening     the first confirmation sends whatever changed meanwhile; none within a
+ *                                   heartbeat of the SUBSCRIBE cuts the connection (RETRYING)
  * SUBSCRIBED   running  open        joins and leaves are sent at once; PINGs check it is alive
  * DRAINING     running  open        the last channels were dropped: the read loop ends on Redis's answer,
  *                                   then subscribes what is wanted by then, or returns the connection and ends
@@ -50,7 +51,8 @@ final class NodeSubscription {
     private Listener listener;
     private Connection connection;
     private Thread thread;
-    private long pingSentAt;
+    /** When the request still unanswered was sent (the first SUBSCRIBE, or a PING); 0 when none is. */
+    private long probeSentAt;
     private long lastHeardAt;
     /** The last failure logged at WARN, so an outage is logged once per cause, not once per retry. */
     private String lastWarned;
@@ -106,27 +108,28 @@ final class NodeSubscription {
 
     /**
      * Called by waiters while they sleep: when the connection has been silent for
-     * {@code patienceNanos}, sends a PING; when a PING went unanswered that long, cuts the
-     * connection. A half-open socket (the peer gone without a FIN or RST) never fails a read by
-     * itself; this is what notices it. A connection that carries messages is never pinged.
+     * {@code patienceNanos}, sends a PING; when a PING, or the first SUBSCRIBE, went unanswered
+     * that long, cuts the connection. A half-open socket (the peer gone without a FIN or RST, such
+     * as one that died idle in the pool) never fails a read by itself; this is what notices it. A
+     * connection that carries messages is never pinged.
      */
     void heartbeat(long patienceNanos) {
-        if (state != State.SUBSCRIBED) {
+        if (state != State.SUBSCRIBED && state != State.CONNECTING) {
             return;
         }
         long now = System.nanoTime();
-        if (pingSentAt != 0) {
-            if (now - pingSentAt >= patienceNanos) {
-                log.debug("subscription connection {} did not answer a PING; reconnecting", threadName);
+        if (probeSentAt != 0) {
+            if (now - probeSentAt >= patienceNanos) {
+                log.debug("subscription connection {} did not answer in time; reconnecting", threadName);
                 cut();
             }
             return;
         }
-        if (now - lastHeardAt < patienceNanos) {
+        if (state == State.CONNECTING || now - lastHeardAt < patienceNanos) {
             return;
         }
         try {
-            pingSentAt = now;
+            probeSentAt = now;
             listener.ping();
         } catch (JedisException e) {
             cut();
@@ -182,7 +185,7 @@ final class NodeSubscription {
                 requested.clear();
                 requested.addAll(Set.of(names));
                 state = State.CONNECTING;
-                pingSentAt = 0;
+                probeSentAt = 0;
                 lastHeardAt = System.nanoTime();
                 current = listener = new Listener(reconnected);
             } finally {
@@ -252,6 +255,8 @@ final class NodeSubscription {
             guard.lock();
             try {
                 connection = own;
+                // The SUBSCRIBE goes out next: unconfirmed for a heartbeat, it tells a dead connection.
+                probeSentAt = System.nanoTime();
             } finally {
                 guard.unlock();
             }
@@ -314,6 +319,7 @@ final class NodeSubscription {
                 }
                 if (state == State.CONNECTING) {
                     state = State.SUBSCRIBED;
+                    probeSentAt = 0;
                     // Joins and leaves that came while the connection was opening are sent now.
                     sendChanges();
                 }
@@ -342,7 +348,7 @@ final class NodeSubscription {
         public void onPong(String pattern) {
             guard.lock();
             try {
-                pingSentAt = 0;
+                probeSentAt = 0;
                 lastHeardAt = System.nanoTime();
             } finally {
                 guard.unlock();
