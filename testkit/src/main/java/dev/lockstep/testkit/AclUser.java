@@ -43,6 +43,11 @@ public record AclUser(String name, String password, List<String> rules) {
         }
     }
 
+    /** A user called {@code otherName} with this one's password and rules: beside it, not instead of it. */
+    public AclUser named(String otherName) {
+        return new AclUser(otherName, password, rules);
+    }
+
     /** The same user with {@code rule} left out of its rules. */
     public AclUser without(String rule) {
         if (!rules.contains(rule)) {

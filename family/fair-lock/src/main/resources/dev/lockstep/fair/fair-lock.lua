@@ -65,16 +65,27 @@ if not held and (not head or head == owner) then
     return nil
 end
 
--- Wait: join the tail, or keep one's place with a fresh deadline.
+-- Wait: join the tail, or keep one's place with a fresh deadline. The queue outlives every deadline
+-- in it (Redisson's waiters may set later ones than ours). What the join asks of Redis comes before
+-- its writes, and each key gets its lease as soon as it is written: Redis does not undo a script's
+-- writes when a later command is refused, and a queue left without a TTL would hold the lock forever.
 at = at or now()
-local joinedBehind = redis.call('zadd', KEYS[3], at + waiterTimeout, owner) == 1
-        and redis.call('rpush', KEYS[2], owner) > 1
--- The queue outlives every deadline in it (Redisson's waiters may set later ones than ours).
+local keep = nil
 if redis.call('pttl', KEYS[2]) < waiterTimeout then
     local last = redis.call('zrange', KEYS[3], -1, -1, 'withscores')
-    local keep = math.max(2 * waiterTimeout, tonumber(last[2]) - at)
-    redis.call('pexpire', KEYS[2], keep)
+    keep = math.max(2 * waiterTimeout, (tonumber(last[2]) or at) - at)
+    -- On keys not there yet PEXPIRE changes nothing, but a rule without it is refused here.
     redis.call('pexpire', KEYS[3], keep)
+end
+local joinedBehind = redis.call('zadd', KEYS[3], at + waiterTimeout, owner) == 1
+if keep then
+    redis.call('pexpire', KEYS[3], keep)
+end
+if joinedBehind then
+    joinedBehind = redis.call('rpush', KEYS[2], owner) > 1
+end
+if keep then
+    redis.call('pexpire', KEYS[2], keep)
 end
 if joinedBehind then
     -- The head is woken first.

@@ -10,7 +10,7 @@ end
 local reads = tonumber(redis.call('hget', KEYS[1], ARGV[2])) or 0
 if ARGV[3] == ARGV[2] then
     for i = 1, reads do
-        if redis.call('exists', KEYS[2] .. ':' .. i) == 0 then
+        if redis.call('pttl', KEYS[2] .. ':' .. i) == -2 then
             return 0
         end
     end

@@ -5,6 +5,7 @@ import dev.lockstep.Guarantee;
 import dev.lockstep.LockException;
 import dev.lockstep.LockOptions;
 import dev.lockstep.Locks;
+import dev.lockstep.ReadWriteDistLock;
 import dev.lockstep.RedisRefusedException;
 import dev.lockstep.testkit.AclUser;
 import dev.lockstep.testkit.Await;
@@ -19,11 +20,14 @@ import java.util.ArrayList;
 import java.util.List;
 import java.util.Set;
 import java.util.concurrent.Future;
+import java.util.stream.Stream;
 import org.junit.jupiter.api.AfterAll;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.TestInstance;
+import org.junit.jupiter.params.ParameterizedTest;
+import org.junit.jupiter.params.provider.MethodSource;
 import redis.clients.jedis.Jedis;
 import redis.clients.jedis.RedisClient;
 import static org.junit.jupiter.api.Assertions.assertEquals;
@@ -157,6 +161,80 @@ public abstract class AclContract {
                     + failed.getMessage());
             assertNotNull(failed.getCause(), "Redis's error is kept as the cause");
             assertFalse(restrictedThread.call(() -> theirs.isHeldByCurrentThread()), "the failed call left a hold");
+        }
+    }
+
+    /** Every command the documented rule allows: each is taken away in turn. */
+    Stream<String> permissions() {
+        return documented.rules().stream().filter(rule -> rule.startsWith("+"));
+    }
+
+    /**
+     * Without any one permission of the rule, whatever the calls still manage leaves no key
+     * without a TTL. Redis does not undo a script's writes when a later command in it is refused,
+     * so every script meets its refusable commands before it writes (a PEXPIRE on a key that does
+     * not exist yet changes nothing, but is checked like any other).
+     */
+    @ParameterizedTest(name = "without {0}")
+    @MethodSource("permissions")
+    void withoutAnyOnePermissionNoKeyIsLeftWithoutATtl(String permission) throws Exception {
+        // Two users: redefining one user's rule changes it for its open connections too.
+        Locks holder = open(documented.named(documented.name() + "-holder"));
+        Locks restricted = open(documented.without(permission));
+        List<DistLock> sides = new ArrayList<>(List.of(restricted.get(lockName)));
+        if (sides.get(0) instanceof ReadWriteDistLock readWrite) {
+            sides.add(readWrite.readLock());
+        }
+        DistLock ours = holder.get(lockName);
+        try (LockThread holderThread = new LockThread("holder"); LockThread restrictedThread = new LockThread("restricted")) {
+            for (DistLock side : sides) {
+                restrictedThread.run(() -> takeTwiceAndRelease(side, Duration.ZERO));
+                assertEveryKeyHasATtl("a free lock taken twice and released without " + permission);
+                // A release that was refused leaves the lock held for its lease: then the rival waits for that.
+                boolean held = holderThread.call(() -> ours.tryLock(Duration.ZERO, null));
+                restrictedThread.run(() -> takeTwiceAndRelease(side, Duration.ofMillis(200)));
+                assertEveryKeyHasATtl("waiting for a held lock without " + permission);
+                if (held) {
+                    holderThread.run(ours::unlock);
+                    assertEveryKeyHasATtl("the holder's unlock after a wait without " + permission);
+                }
+            }
+        } finally {
+            // What is left ends with its TTL; the per-test check that nothing is left is for the calls that worked.
+            for (RedisNode node : nodes) {
+                try (Jedis admin = node.admin()) {
+                    admin.keys("*").stream().filter(key -> !key.startsWith(Stage.TOKEN_COUNTERS)).forEach(admin::del);
+                }
+            }
+        }
+    }
+
+    /** Takes the lock within {@code wait}, again (a re-entry, where the stage has one), and releases what it got; failures are the point. */
+    private static void takeTwiceAndRelease(DistLock lock, Duration wait) throws InterruptedException {
+        int held = 0;
+        try {
+            while (held < 2 && lock.tryLock(wait, null)) {
+                held++;
+            }
+        } catch (LockException | IllegalMonitorStateException refused) {
+            // The call was refused part-way: what it left behind is what the test looks at.
+        }
+        for (; held > 0; held--) {
+            try {
+                lock.unlock();
+            } catch (LockException | IllegalMonitorStateException refused) {
+                // As above.
+            }
+        }
+    }
+
+    private void assertEveryKeyHasATtl(String after) {
+        for (RedisNode node : nodes) {
+            try (Jedis admin = node.admin()) {
+                List<String> forever = admin.keys("*").stream()
+                        .filter(key -> !key.startsWith(Stage.TOKEN_COUNTERS) && admin.pttl(key) == -1).toList();
+                assertEquals(List.of(), forever, "keys without a TTL on " + node.label() + " after " + after);
+            }
         }
     }
 
