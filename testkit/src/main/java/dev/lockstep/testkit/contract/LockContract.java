@@ -146,6 +146,11 @@ public abstract class LockContract implements CallFaults {
         return fixture;
     }
 
+    @Override
+    public ServerSecurity security() {
+        return security;
+    }
+
     private boolean claims(Guarantee guarantee) {
         return Set.of(spec.claims()).contains(guarantee);
     }
