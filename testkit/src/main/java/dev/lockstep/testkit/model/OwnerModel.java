@@ -1,0 +1,82 @@
+package dev.lockstep.testkit.model;
+
+import java.util.Set;
+import java.util.TreeSet;
+import java.util.stream.Collectors;
+
+/**
+ * What the {@link ReferenceModel} knows of one owner (a client's thread) on one side of the lock:
+ * the hold counts it may have, as a set, because a call that threw may or may not have happened.
+ */
+final class OwnerModel {
+
+    /** Every hold count the owner may have now; one value once a successful call settled it. */
+    private final TreeSet<Integer> possible = new TreeSet<>(Set.of(0));
+    /** When the current hold was granted (nanoTime), to tell a late loss signal of an older hold from a new one. */
+    long grantedAt;
+    /** Until when (nanoTime) a fault on this owner's client may still take the hold away unannounced. */
+    long shakenUntil;
+    /** When a fixed-lease hold ends (nanoTime), 0 for a watchdog hold or none. */
+    long fixedLeaseEnd;
+    /** Whether the lock may not know yet that the hold ended (a fixed lease ran out): its next call tells. */
+    boolean beliefUnknown;
+
+    /** The one count the owner has, or -1 while it is uncertain. */
+    int settled() {
+        return possible.size() == 1 ? possible.first() : -1;
+    }
+
+    /** Whether the owner may hold the lock. */
+    boolean mayHold() {
+        return possible.last() > 0;
+    }
+
+    /** Whether the owner surely holds the lock. */
+    boolean surelyHolds() {
+        return possible.first() > 0;
+    }
+
+    /** Whether {@code count} is one of the possibilities. */
+    boolean allows(int count) {
+        return possible.contains(count);
+    }
+
+    /** A call that added one hold returned: every possibility moves up. */
+    void granted(long now) {
+        shift(1);
+        grantedAt = now;
+    }
+
+    /** A call that removes one hold returned: every possibility moves down. */
+    void released() {
+        shift(-1);
+    }
+
+    /** A call that may have added ({@code delta} 1) or removed (-1) a hold threw: both outcomes stay possible. */
+    void maybe(int delta) {
+        TreeSet<Integer> moved = new TreeSet<>();
+        possible.forEach(p -> moved.add(Math.max(0, p + delta)));
+        possible.addAll(moved);
+    }
+
+    /** The owner surely holds {@code count}: the lock said so after a successful call, or the hold is gone. */
+    void settle(int count) {
+        possible.clear();
+        possible.add(count);
+        if (count == 0) {
+            fixedLeaseEnd = 0;
+        }
+    }
+
+    private void shift(int delta) {
+        TreeSet<Integer> moved = possible.stream().map(p -> Math.max(0, p + delta))
+                .collect(Collectors.toCollection(TreeSet::new));
+        possible.clear();
+        possible.addAll(moved);
+    }
+
+    @Override
+    public String toString() {
+        return possible.size() == 1 ? possible.first().toString() : possible.toString();
+    }
+}
