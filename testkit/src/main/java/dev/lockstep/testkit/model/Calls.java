@@ -72,7 +72,7 @@ final class Calls {
             int count = holdCount(run, c, t, step.side());
             run.history().acquired(actor, start - System.nanoTime() + run.history().now(), lease, count, what);
             run.note(actor, Kind.NOTE, what + " -> granted, holdCount " + count);
-            return model.settle(c, t, step.side(), count, System.nanoTime());
+            return model.settle(c, t, step.side(), count, false, System.nanoTime());
         }
         if (Boolean.FALSE.equals(outcome) || outcome instanceof InterruptedException
                 || outcome instanceof IllegalMonitorStateException) {
@@ -84,11 +84,10 @@ final class Calls {
                         + owner + " and Redis " + (blipEnded ? "answered again " + (step.millis()
                         - ModelRun.BLIP.toMillis()) + " ms before the wait ended" : "answered")));
             }
-            return model.settle(c, t, step.side(), holdCount(run, c, t, step.side()), System.nanoTime());
+            return model.settle(c, t, step.side(), holdCount(run, c, t, step.side()), false, System.nanoTime());
         }
         run.note(actor, Kind.NOTE, what + " -> threw, outcome unknown: " + describe(outcome));
         owner.maybe(1);
-        model.shake(c, System.nanoTime());
         return Optional.empty();
     }
 
@@ -116,20 +115,20 @@ final class Calls {
             int count = holdCount(run, c, t, step.side());
             run.history().unlocked(start, actor, count, step.toString());
             run.note(actor, Kind.NOTE, step + " -> unlocked, holdCount " + count);
-            return model.settle(c, t, step.side(), count, now);
+            return model.settle(c, t, step.side(), count, true, now);
         }
         if (outcome instanceof IllegalMonitorStateException refused) {
             run.note(actor, Kind.UNLOCK_REFUSED, step + " -> refused: " + refused.getMessage());
-            if (owner.surelyHolds() && owner.shakenUntil <= now && !owner.beliefUnknown && owner.fixedLeaseEnd == 0) {
+            boolean faulted = owner.shakenUntil > now || owner.exposedUntil > now;
+            if (owner.surelyHolds() && !faulted && !owner.beliefUnknown && owner.fixedLeaseEnd == 0) {
                 return Optional.of(new Violation("unlock-refused", step + " was refused, but the model says the thread "
                         + "holds " + owner + ": " + refused.getMessage()));
             }
             model.lost(c, t, step.side(), now, model.leaseNanos());
-            return model.settle(c, t, step.side(), holdCount(run, c, t, step.side()), now);
+            return model.settle(c, t, step.side(), holdCount(run, c, t, step.side()), false, now);
         }
         run.note(actor, Kind.NOTE, step + " -> threw, outcome unknown: " + describe(outcome));
         owner.maybe(-1);
-        model.shake(c, now);
         return Optional.empty();
     }
 
@@ -221,7 +220,12 @@ final class Calls {
         }
         Object outcome = ModelRun.await(call, DEADLINE);
         links.forEach(FaultyLink::heal);
-        run.model().shake(step.client(), System.nanoTime());
+        long now = System.nanoTime();
+        run.model().shake(step.client(), step.thread(), now);
+        for (Side side : Side.values()) {
+            run.model().owner(step.client(), step.thread(), side).exposedUntil = now + run.model().leaseNanos();
+        }
+        run.drainTold();
         return outcome;
     }
 

@@ -291,13 +291,8 @@ public final class ModelRun {
     // ---- checks ----------------------------------------------------------------------------
 
     private Optional<Violation> check() {
+        drainTold();
         long now = System.nanoTime();
-        for (Told loss; (loss = told.poll()) != null; ) {
-            int thread = threadSlot(loss.slot(), loss.threadId());
-            if (loss.generation() == slots[loss.slot()].generation && thread >= 0) {
-                model.told(loss.slot(), thread, loss.side(), loss.at(), now);
-            }
-        }
         model.advance(now);
         int[][][] beliefs = new int[CLIENTS][THREADS][2];
         boolean[][][] held = new boolean[CLIENTS][THREADS][2];
@@ -315,6 +310,17 @@ public final class ModelRun {
         RedisView redis = RedisView.read(context.nodes(), LOCK);
         List<Violation> broken = model.check(System.nanoTime(), beliefs, held, redis);
         return broken.stream().findFirst();
+    }
+
+    /** Hands the loss signals heard so far to the model (a signal of a replaced client is about nobody now). */
+    void drainTold() {
+        long now = System.nanoTime();
+        for (Told loss; (loss = told.poll()) != null; ) {
+            int thread = threadSlot(loss.slot(), loss.threadId());
+            if (loss.generation() == slots[loss.slot()].generation && thread >= 0) {
+                model.told(loss.slot(), thread, loss.side(), loss.at(), now);
+            }
+        }
     }
 
     /** Every owner unlocks what its lock says it holds; then every hold must leave Redis, and a fresh client get in. */

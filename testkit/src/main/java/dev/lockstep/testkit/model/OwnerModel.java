@@ -16,6 +16,11 @@ final class OwnerModel {
     long grantedAt;
     /** Until when (nanoTime) a fault on this owner's client may still take the hold away unannounced. */
     long shakenUntil;
+    /**
+     * Until when (nanoTime) a fault on this owner's own call may still cost it its hold: renewal
+     * replies were lost too, so the lock may rightly declare the hold lost.
+     */
+    long exposedUntil;
     /** When a fixed-lease hold ends (nanoTime), 0 for a watchdog hold or none. */
     long fixedLeaseEnd;
     /** Whether the lock may not know yet that the hold ended (a fixed lease ran out): its next call tells. */

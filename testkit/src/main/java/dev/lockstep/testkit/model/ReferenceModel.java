@@ -113,7 +113,18 @@ final class ReferenceModel {
 
     /** A fault hit client slot {@code client}'s wire: its holds may be lost unannounced for one lease. */
     void shake(int client, long now) {
+        shake(client, -1, now);
+    }
+
+    /**
+     * A fault on thread {@code caller}'s call hit client slot {@code client}'s wire: the other owners'
+     * renewals may have failed. The caller's own doubt is in its set of counts, and its next call settles it.
+     */
+    void shake(int client, int caller, long now) {
         for (int t = 0; t < ModelRun.THREADS; t++) {
+            if (t == caller) {
+                continue;
+            }
             for (Side side : Side.values()) {
                 owner(client, t, side).shakenUntil = now + leaseNanos();
             }
@@ -145,19 +156,21 @@ final class ReferenceModel {
     }
 
     /**
-     * A call of this owner returned (granted, refused or unlocked), and the lock now reports
-     * {@code holdCount}: the count must be one the model allows, and becomes the only one.
+     * A call of this owner returned (granted, refused or, when {@code released}, unlocked), and the
+     * lock now reports {@code holdCount}: the count must be one the model allows, and becomes the only
+     * one. A count of 0 that no unlock explains is a loss after a fault, excused for one lease.
      */
-    Optional<Violation> settle(int client, int thread, Side side, int holdCount, long now) {
+    Optional<Violation> settle(int client, int thread, Side side, int holdCount, boolean released, long now) {
         OwnerModel owner = owner(client, thread, side);
         String name = Step.ownerName(client, thread) + sideName(side);
-        boolean excused = owner.beliefUnknown || (owner.shakenUntil > now && holdCount == 0);
+        boolean faulted = owner.shakenUntil > now || owner.exposedUntil > now;
+        boolean excused = owner.beliefUnknown || (faulted && holdCount == 0 && !released);
         owner.beliefUnknown = false;
         if (!owner.allows(holdCount) && !excused) {
             return Optional.of(new Violation("model-vs-lock", name + " holdCount() is " + holdCount + " after its call returned, but the model allows "
                     + owner));
         }
-        if (holdCount == 0 && owner.mayHold()) {
+        if (excused && holdCount == 0 && owner.mayHold()) {
             departing.merge(field(client, thread, side), now + leaseNanos(), Math::max);
         }
         owner.settle(holdCount);
