@@ -36,41 +36,73 @@ final class Calls {
         int c = step.client();
         int t = step.thread();
         ReferenceModel model = run.model();
-        OwnerModel owner = model.owner(c, t, step.side());
-        DistLock lock = run.lockOf(c, step.side());
-        boolean reentry = owner.surelyHolds() && owner.shakenUntil <= System.nanoTime() && !owner.beliefUnknown;
         boolean blockedByOther = model.otherHolder(c, t, step.side()).isPresent();
-        Duration lease = step.kind() == Step.Kind.TRY_LOCK_LEASE ? Duration.ofMillis(step.millis()) : null;
-        Callable<Object> body = switch (step.kind()) {
+        Callable<Object> body = body(run, step, blockedByOther);
+        Attempt attempt = new Attempt(step, System.nanoTime(), reentry(model.owner(c, t, step.side())), blockedByOther);
+        Object outcome = step.kind() == Step.Kind.INTERRUPT ? interrupted(run, c, t, step.millis(), body)
+                : underFault(run, step, body);
+        return outcome(run, attempt, actor, outcome);
+    }
+
+    /** A lock call under way on its owner's thread while other steps run: a waiter beside them. */
+    record Attempt(Step step, long start, boolean reentry, boolean blockedByOther) {
+    }
+
+    /** Starts {@code step}'s {@code tryLock(wait)} on its owner's thread without waiting for it. */
+    static Future<?> contend(ModelRun run, Step step) {
+        return run.submit(step.client(), step.thread(), body(run, step, false));
+    }
+
+    static Attempt attempt(ModelRun run, Step step) {
+        return new Attempt(step, System.nanoTime(), reentry(run.model().owner(step.client(), step.thread(),
+                step.side())), false);
+    }
+
+    private static boolean reentry(OwnerModel owner) {
+        return owner.surelyHolds() && owner.shakenUntil <= System.nanoTime() && !owner.beliefUnknown;
+    }
+
+    private static Callable<Object> body(ModelRun run, Step step, boolean blockedByOther) {
+        DistLock lock = run.lockOf(step.client(), step.side());
+        return switch (step.kind()) {
             // lock() would wait for a holder that never unlocks (the steps run one at a time): bounded instead.
             case LOCK -> blockedByOther ? () -> lock.tryLock(Duration.ofMillis(step.millis()), null) : () -> {
                 lock.lock();
                 return true;
             };
             case TRY_LOCK -> lock::tryLock;
-            case TRY_LOCK_WAIT -> () -> lock.tryLock(Duration.ofMillis(step.millis()), null);
-            case TRY_LOCK_LEASE -> () -> lock.tryLock(Duration.ZERO, lease);
+            case TRY_LOCK_WAIT, CONTEND -> () -> lock.tryLock(Duration.ofMillis(step.millis()), null);
+            case TRY_LOCK_LEASE -> () -> lock.tryLock(Duration.ZERO, Duration.ofMillis(step.millis()));
             default -> () -> {
                 lock.lockInterruptibly();
                 return true;
             };
         };
-        long start = System.nanoTime();
-        Object outcome = step.kind() == Step.Kind.INTERRUPT ? interrupted(run, c, t, step.millis(), body)
-                : underFault(run, step, body);
+    }
+
+    /** Hands the outcome of {@code attempt} to the model, with what the call itself must have done. */
+    static Optional<Violation> outcome(ModelRun run, Attempt attempt, String actor, Object outcome) {
+        Step step = attempt.step();
+        int c = step.client();
+        int t = step.thread();
+        ReferenceModel model = run.model();
+        OwnerModel owner = model.owner(c, t, step.side());
+        owner.inFlight = false;
+        Duration lease = step.kind() == Step.Kind.TRY_LOCK_LEASE ? Duration.ofMillis(step.millis()) : null;
         if (outcome instanceof Hung hung) {
             return Optional.of(new Violation("hung", step + " did not return within " + hung.deadline().toMillis()
-                    + " ms" + (reentry ? " although the thread holds the lock" : "")));
+                    + " ms" + (attempt.reentry() ? " although the thread holds the lock" : "")));
         }
-        String what = step + (step.kind() == Step.Kind.LOCK && blockedByOther ? " (another holds it: waits "
-                + step.millis() + " ms)" : "");
+        String what = step + (step.kind() == Step.Kind.LOCK && attempt.blockedByOther()
+                ? " (another holds it: waits " + step.millis() + " ms)" : "");
         if (Boolean.TRUE.equals(outcome)) {
-            owner.granted(start);
+            owner.granted(attempt.start());
             if (lease != null && owner.settled() == 1) {
-                owner.fixedLeaseEnd = start + lease.toNanos();
+                owner.fixedLeaseEnd = attempt.start() + lease.toNanos();
             }
             int count = holdCount(run, c, t, step.side());
-            run.history().acquired(actor, start - System.nanoTime() + run.history().now(), lease, count, what);
+            run.history().acquired(actor, attempt.start() - System.nanoTime() + run.history().now(), lease, count,
+                    what);
             run.note(actor, Kind.NOTE, what + " -> granted, holdCount " + count);
             return model.settle(c, t, step.side(), count, false, System.nanoTime());
         }
@@ -78,7 +110,8 @@ final class Calls {
                 || outcome instanceof IllegalMonitorStateException) {
             run.note(actor, Kind.DENIED, what + " -> " + describe(outcome));
             boolean blipEnded = step.fault() == WireFault.BLIP && step.millis() >= ModelRun.BLIP.toMillis() + 500;
-            if (Boolean.FALSE.equals(outcome) && reentry && run.setup().claims().contains(Guarantee.REENTRANT)
+            if (Boolean.FALSE.equals(outcome) && attempt.reentry()
+                    && run.setup().claims().contains(Guarantee.REENTRANT)
                     && (step.fault() == WireFault.NONE || blipEnded)) {
                 return Optional.of(new Violation("re-entry-refused", step + " returned false although the thread holds "
                         + owner + " and Redis " + (blipEnded ? "answered again " + (step.millis()

@@ -76,8 +76,9 @@ public final class ModelChecker {
     ModelRun.Result shrink(ModelRun.Result failing) {
         String rule = failing.violation().orElseThrow().rule();
         // Steps after the violation played no part in it.
-        ModelRun.Result best = failing;
         List<Step> steps = new ArrayList<>(failing.steps().subList(0, failing.played()));
+        ModelRun.Result best = new ModelRun.Result(List.copyOf(steps), failing.played(), failing.violation(),
+                failing.timeline());
         int replays = 0;
         for (int chunk = Math.max(1, steps.size() / 2); chunk >= 1 && replays < SHRINK_REPLAYS; chunk /= 2) {
             for (int from = 0; from < steps.size() && replays < SHRINK_REPLAYS; ) {

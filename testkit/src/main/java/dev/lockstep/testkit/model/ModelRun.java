@@ -90,6 +90,9 @@ public final class ModelRun {
     private final Thread[][] ownerThreads = new Thread[CLIENTS][THREADS];
     private final ConcurrentLinkedQueue<Told> told = new ConcurrentLinkedQueue<>();
     private final List<String> log = new ArrayList<>();
+    /** Lock calls left waiting in the background by {@link Step.Kind#CONTEND}, per owner. */
+    private final Future<?>[][] pending = new Future<?>[CLIENTS][THREADS];
+    private final Calls.Attempt[][] pendingAttempts = new Calls.Attempt[CLIENTS][THREADS];
     private RedisStock stock;
     private long fence;
 
@@ -203,10 +206,28 @@ public final class ModelRun {
     // ---- steps -----------------------------------------------------------------------------
 
     private Optional<Violation> execute(Step step) {
-        long now = System.nanoTime();
         String actor = actor(step);
+        boolean ownersCall = switch (step.kind()) {
+            case CLOSE, CRASH, STALL, DROP_CONNECTIONS, WAIT -> false;
+            default -> true;
+        };
+        if (ownersCall) {
+            // The owner's thread runs one call at a time: a call left waiting ends first.
+            Optional<Violation> waited = resolve(step.client(), step.thread());
+            if (waited.isPresent()) {
+                return waited;
+            }
+        }
+        long now = System.nanoTime();
         return switch (step.kind()) {
             case LOCK, TRY_LOCK, TRY_LOCK_WAIT, TRY_LOCK_LEASE, INTERRUPT -> Calls.acquire(this, step, actor);
+            case CONTEND -> {
+                pendingAttempts[step.client()][step.thread()] = Calls.attempt(this, step);
+                model.owner(step.client(), step.thread(), step.side()).inFlight = true;
+                pending[step.client()][step.thread()] = Calls.contend(this, step);
+                note(actor, Kind.NOTE, step.toString());
+                yield Optional.empty();
+            }
             case UNLOCK -> Calls.unlock(this, step, actor);
             case FORCE_UNLOCK -> Calls.forceUnlock(this, step, actor);
             case FENCED_WRITE -> Calls.fencedWrite(this, step, actor);
@@ -217,6 +238,10 @@ public final class ModelRun {
                 closeClient(step.client());
                 slots[step.client()].links.forEach(FaultyLink::heal);
                 model.clientLost(step.client(), now, model.leaseNanos());
+                Optional<Violation> waiter = endedWithClient(step.client());
+                if (waiter.isPresent()) {
+                    yield waiter;
+                }
                 open(step.client());
                 note(clientName(step.client()), Kind.CRASH, step.toString());
                 yield Optional.empty();
@@ -267,10 +292,49 @@ public final class ModelRun {
         return found;
     }
 
+    /**
+     * Ends owner (c, t)'s call left waiting, if any, and hands its outcome to the model; it may
+     * take no longer than its wait and {@link #CALL_DEADLINE}.
+     */
+    private Optional<Violation> resolve(int c, int t) {
+        Future<?> call = pending[c][t];
+        if (call == null) {
+            return Optional.empty();
+        }
+        Calls.Attempt attempt = pendingAttempts[c][t];
+        pending[c][t] = null;
+        Object outcome = await(call, CALL_DEADLINE.plusMillis(attempt.step().millis()));
+        return Calls.outcome(this, attempt, actor(attempt.step()), outcome);
+    }
+
+    /** A closed client's waiters must return (their client is gone, so their outcome no longer counts). */
+    private Optional<Violation> endedWithClient(int c) {
+        for (int t = 0; t < THREADS; t++) {
+            Future<?> call = pending[c][t];
+            if (call == null) {
+                continue;
+            }
+            Step step = pendingAttempts[c][t].step();
+            pending[c][t] = null;
+            model.owner(c, t, step.side()).inFlight = false;
+            Object outcome = await(call, CALL_DEADLINE);
+            note(actor(step), Kind.NOTE, step + " -> " + (outcome instanceof Throwable e ? e.getClass().getSimpleName()
+                    : outcome) + " (its client was closed)");
+            if (outcome instanceof Hung) {
+                return Optional.of(new Violation("hung", step + " still waits " + CALL_DEADLINE.toMillis()
+                        + " ms after its client was closed"));
+            }
+        }
+        return Optional.empty();
+    }
+
     /** Each of {@code victims} lost its hold: its lock must stop believing it holds within one lease. */
     Optional<Violation> awaitTold(List<int[]> victims, String why) {
         long deadline = System.nanoTime() + model.leaseNanos();
         for (int[] v : victims) {
+            if (pending[v[0]][v[1]] != null) {
+                continue; // inside a lock call: its outcome settles it
+            }
             DistLock lock = side(v[0], Side.values()[v[2]]);
             while (true) {
                 Object held = call(v[0], v[1], lock::isHeldByCurrentThread, CALL_DEADLINE);
@@ -291,14 +355,28 @@ public final class ModelRun {
     // ---- checks ----------------------------------------------------------------------------
 
     private Optional<Violation> check() {
-        drainTold();
+        for (int c = 0; c < CLIENTS; c++) {
+            for (int t = 0; t < THREADS; t++) {
+                Optional<Violation> waited = pending[c][t] != null && pending[c][t].isDone()
+                        ? resolve(c, t) : Optional.empty();
+                if (waited.isPresent()) {
+                    return waited;
+                }
+            }
+        }
         long now = System.nanoTime();
         model.advance(now);
+        drainTold();
         int[][][] beliefs = new int[CLIENTS][THREADS][2];
         boolean[][][] held = new boolean[CLIENTS][THREADS][2];
         for (int c = 0; c < CLIENTS; c++) {
             for (int t = 0; t < THREADS; t++) {
                 for (Side side : model.sides()) {
+                    if (pending[c][t] != null) {
+                        // Its thread is inside a lock call: what it believes is known when the call ends.
+                        beliefs[c][t][side.ordinal()] = -1;
+                        continue;
+                    }
                     DistLock lock = side(c, side);
                     Object count = call(c, t, lock::holdCount, CALL_DEADLINE);
                     Object isHeld = call(c, t, lock::isHeldByCurrentThread, CALL_DEADLINE);
@@ -314,11 +392,10 @@ public final class ModelRun {
 
     /** Hands the loss signals heard so far to the model (a signal of a replaced client is about nobody now). */
     void drainTold() {
-        long now = System.nanoTime();
         for (Told loss; (loss = told.poll()) != null; ) {
             int thread = threadSlot(loss.slot(), loss.threadId());
             if (loss.generation() == slots[loss.slot()].generation && thread >= 0) {
-                model.told(loss.slot(), thread, loss.side(), loss.at(), now);
+                model.told(loss.slot(), thread, loss.side(), loss.at());
             }
         }
     }
@@ -328,6 +405,10 @@ public final class ModelRun {
         log.add("-- end: every owner unlocks what it holds, then the lock must be free within one lease");
         for (int c = 0; c < CLIENTS; c++) {
             for (int t = 0; t < THREADS; t++) {
+                Optional<Violation> waited = resolve(c, t);
+                if (waited.isPresent()) {
+                    return waited;
+                }
                 for (Side side : model.sides()) {
                     for (int round = 0; round < 8; round++) {
                         Object count = call(c, t, side(c, side)::holdCount, CALL_DEADLINE);

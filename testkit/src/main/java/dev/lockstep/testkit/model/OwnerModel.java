@@ -21,6 +21,8 @@ final class OwnerModel {
      * replies were lost too, so the lock may rightly declare the hold lost.
      */
     long exposedUntil;
+    /** Whether a lock call of this owner is under way in the background: it may be granted any moment. */
+    boolean inFlight;
     /** When a fixed-lease hold ends (nanoTime), 0 for a watchdog hold or none. */
     long fixedLeaseEnd;
     /** Whether the lock may not know yet that the hold ended (a fixed lease ran out): its next call tells. */
@@ -28,12 +30,12 @@ final class OwnerModel {
 
     /** The one count the owner has, or -1 while it is uncertain. */
     int settled() {
-        return possible.size() == 1 ? possible.first() : -1;
+        return possible.size() == 1 && !inFlight ? possible.first() : -1;
     }
 
     /** Whether the owner may hold the lock. */
     boolean mayHold() {
-        return possible.last() > 0;
+        return inFlight || possible.last() > 0;
     }
 
     /** Whether the owner surely holds the lock. */

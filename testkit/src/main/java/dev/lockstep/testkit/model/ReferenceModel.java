@@ -131,11 +131,11 @@ final class ReferenceModel {
         }
     }
 
-    /** The lock told {@code thread} that its hold was lost at {@code toldAt}. */
-    void told(int client, int thread, Side side, long toldAt, long now) {
+    /** The lock told {@code thread} at {@code toldAt} that its hold was lost: the field must be gone a lease later. */
+    void told(int client, int thread, Side side, long toldAt) {
         OwnerModel owner = owner(client, thread, side);
         if (toldAt > owner.grantedAt && owner.mayHold()) {
-            lost(client, thread, side, now, leaseNanos());
+            lost(client, thread, side, toldAt, leaseNanos());
         }
     }
 

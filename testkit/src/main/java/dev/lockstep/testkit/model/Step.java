@@ -25,6 +25,8 @@ public record Step(Kind kind, int client, int thread, Side side, long millis, Wi
         TRY_LOCK_WAIT,
         /** {@code tryLock(wait = 0, lease = millis)}: a fixed lease, no watchdog. */
         TRY_LOCK_LEASE,
+        /** {@code tryLock(wait = millis)} on the owner's thread, left waiting while the next steps run. */
+        CONTEND,
         /** {@code unlock()}. */
         UNLOCK,
         /** {@code forceUnlock()} of the side, by an administrator (the owner's client is only the caller). */
@@ -68,22 +70,6 @@ public record Step(Kind kind, int client, int thread, Side side, long millis, Wi
         return String.valueOf((char) ('A' + client)) + (thread + 1);
     }
 
-    /** Whether the step is a call by an owner (as opposed to a fault or a pause). */
-    public boolean isCall() {
-        return switch (kind) {
-            case LOCK, TRY_LOCK, TRY_LOCK_WAIT, TRY_LOCK_LEASE, UNLOCK, FORCE_UNLOCK, INTERRUPT, FENCED_WRITE -> true;
-            default -> false;
-        };
-    }
-
-    /** Whether the step asks for the lock. */
-    public boolean isAcquire() {
-        return switch (kind) {
-            case LOCK, TRY_LOCK, TRY_LOCK_WAIT, TRY_LOCK_LEASE, INTERRUPT -> true;
-            default -> false;
-        };
-    }
-
     @Override
     public String toString() {
         String sideNote = side == Side.READ ? " read" : "";
@@ -94,6 +80,7 @@ public record Step(Kind kind, int client, int thread, Side side, long millis, Wi
             case TRY_LOCK -> owner() + sideNote + " tryLock()" + faultNote;
             case TRY_LOCK_WAIT -> owner() + sideNote + " tryLock(wait " + millis + " ms)" + faultNote;
             case TRY_LOCK_LEASE -> owner() + sideNote + " tryLock(lease " + millis + " ms)" + faultNote;
+            case CONTEND -> owner() + sideNote + " tryLock(wait " + millis + " ms), in the background";
             case UNLOCK -> owner() + sideNote + " unlock()" + faultNote;
             case FORCE_UNLOCK -> owner() + sideNote + " forceUnlock()" + faultNote;
             case INTERRUPT -> owner() + sideNote + " lockInterruptibly(), interrupted after " + millis + " ms";

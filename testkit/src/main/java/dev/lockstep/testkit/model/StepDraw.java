@@ -40,28 +40,32 @@ final class StepDraw {
         int thread = random.nextInt(ModelRun.THREADS);
         Side side = setup.readWrite() && random.nextInt(5) < 2 ? Side.READ : Side.WRITE;
         int roll = random.nextInt(100);
-        if (roll < 36) {
+        if (roll < 33) {
             return acquire(client, thread, side);
         }
-        if (roll < 60) {
+        if (roll < 39) {
+            // A waiter beside the next steps: it may wake on a release, or be the queue a re-entry must not join.
+            return new Step(Kind.CONTEND, client, thread, side, 300 + random.nextInt(1200), WireFault.NONE);
+        }
+        if (roll < 61) {
             return unlock(client, thread, side);
         }
-        if (roll < 64) {
+        if (roll < 65) {
             clearAll();
             return new Step(Kind.FORCE_UNLOCK, client, thread, side, 0, WireFault.NONE);
         }
-        if (roll < 69) {
+        if (roll < 70) {
             return interrupt(client, thread, side);
         }
-        if (roll < 72) {
+        if (roll < 73) {
             clearClient(client);
             return new Step(Kind.CLOSE, client, 0, Side.WRITE, 0, WireFault.NONE);
         }
-        if (roll < 75) {
+        if (roll < 76) {
             clearClient(client);
             return new Step(Kind.CRASH, client, 0, Side.WRITE, 0, WireFault.NONE);
         }
-        if (roll < 80) {
+        if (roll < 81) {
             boolean pastLease = random.nextBoolean();
             long millis = pastLease ? setup.lease().toMillis() * 3 / 2 : setup.lease().toMillis() / 5;
             if (pastLease) {
@@ -69,7 +73,7 @@ final class StepDraw {
             }
             return new Step(Kind.STALL, client, 0, Side.WRITE, millis, WireFault.NONE);
         }
-        if (roll < 84) {
+        if (roll < 85) {
             return new Step(Kind.DROP_CONNECTIONS, 0, 0, Side.WRITE, 0, WireFault.NONE);
         }
         if (roll < 92 && setup.fenced()) {
