@@ -120,7 +120,7 @@ final class Calls {
             return model.settle(c, t, step.side(), holdCount(run, c, t, step.side()), false, System.nanoTime());
         }
         run.note(actor, Kind.NOTE, what + " -> threw, outcome unknown: " + describe(outcome));
-        owner.maybe(1);
+        owner.maybeGranted();
         return Optional.empty();
     }
 
@@ -160,8 +160,10 @@ final class Calls {
             model.lost(c, t, step.side(), now, model.leaseNanos());
             return model.settle(c, t, step.side(), holdCount(run, c, t, step.side()), false, now);
         }
-        run.note(actor, Kind.NOTE, step + " -> threw, outcome unknown: " + describe(outcome));
-        owner.maybe(-1);
+        // DistLock.unlock: "when Redis does not answer, the lease still ends the hold". The lock forgets the
+        // whole hold, and whatever count Redis kept must run out within one lease, unrenewed.
+        run.note(actor, Kind.NOTE, step + " -> threw, the hold ends with its lease: " + describe(outcome));
+        model.lost(c, t, step.side(), now, model.leaseNanos());
         return Optional.empty();
     }
 

@@ -44,7 +44,8 @@ public final class ModelChecker {
             StringBuilder out = new StringBuilder();
             out.append(stage).append(" broke ").append(violation.rule()).append(" with seed ").append(seed)
                     .append(" (").append(steps).append(" steps; replay: -Dlockstep.seed=").append(seed)
-                    .append(", or lab explore-model --seed ").append(seed).append(" --steps ").append(steps)
+                    .append(", or lab explore-model --stages ").append(stage).append(" --replay ").append(seed)
+                    .append(" --steps ").append(steps)
                     .append(")\n").append(violation.detail()).append("\n\nshrunk from ").append(original.played())
                     .append(" to ").append(shrunk.steps().size()).append(" steps:\n");
             for (int i = 0; i < shrunk.steps().size(); i++) {

@@ -54,15 +54,15 @@ final class OwnerModel {
         grantedAt = now;
     }
 
-    /** A call that removes one hold returned: every possibility moves down. */
+    /** An unlock that ends one hold returned: every possibility moves down. */
     void released() {
         shift(-1);
     }
 
-    /** A call that may have added ({@code delta} 1) or removed (-1) a hold threw: both outcomes stay possible. */
-    void maybe(int delta) {
+    /** A lock call threw: Redis may or may not have granted it, so both counts stay possible. */
+    void maybeGranted() {
         TreeSet<Integer> moved = new TreeSet<>();
-        possible.forEach(p -> moved.add(Math.max(0, p + delta)));
+        possible.forEach(p -> moved.add(p + 1));
         possible.addAll(moved);
     }
 

@@ -17,8 +17,10 @@ import java.util.stream.Collectors;
  *
  * <p><b>Outcomes.</b> A call is granted, refused, or throws with its outcome unknown (a lost reply:
  * Redis may have run it). Granted moves the count up (down for an unlock); refused changes nothing
- * (an unlock refused means the owner held nothing: the count is 0); a throw keeps both
- * possibilities, so the owner's count is a <em>set</em> ({@link OwnerModel}). The owner is uncertain
+ * (an unlock refused means the owner held nothing: the count is 0). A lock call that throws keeps
+ * both possibilities, so the owner's count is a <em>set</em> ({@link OwnerModel}). An unlock that
+ * throws ends the whole hold, as {@code DistLock.unlock} documents ("the lease still ends the
+ * hold"): the count is 0, and whatever Redis kept must run out within one lease. The owner is uncertain
  * while the set has more than one value, and none of its counts is checked then. Its next call that
  * returns settles it: the count the lock then reports ({@code holdCount()}) must be one the set
  * allows, and from then on the lock and Redis must both say exactly that. This is how a lost reply
