@@ -88,6 +88,7 @@ final class Calls {
         ReferenceModel model = run.model();
         OwnerModel owner = model.owner(c, t, step.side());
         owner.inFlight = false;
+        owner.refusedUnderFault = Boolean.FALSE.equals(outcome) && step.fault() != WireFault.NONE ? step : null;
         Duration lease = step.kind() == Step.Kind.TRY_LOCK_LEASE ? Duration.ofMillis(step.millis()) : null;
         if (outcome instanceof Hung hung) {
             return Optional.of(new Violation("hung", step + " did not return within " + hung.deadline().toMillis()

@@ -21,6 +21,8 @@ final class OwnerModel {
      * replies were lost too, so the lock may rightly declare the hold lost.
      */
     long exposedUntil;
+    /** The owner's last lock call, when it was refused while its wire was faulty: Redis may have granted it. */
+    Step refusedUnderFault;
     /** Whether a lock call of this owner is under way in the background: it may be granted any moment. */
     boolean inFlight;
     /** When a fixed-lease hold ends (nanoTime), 0 for a watchdog hold or none. */

@@ -269,13 +269,46 @@ final class ReferenceModel {
                 continue;
             }
             Long deadline = departing.get(field);
-            if (deadline == null || now > deadline) {
+            Optional<Step> refused = refusedUnderFault(field);
+            if (deadline == null && refused.isPresent()) {
+                broken.add(new Violation("refused-but-granted", refused.get() + " returned false, yet Redis stores a "
+                        + "hold for it that nobody will unlock: " + redis));
+            } else if (deadline == null || now > deadline) {
                 broken.add(new Violation("stuck-hold", "Redis keeps field " + field + " " + redis + (deadline == null
-                        ? ", which no owner may hold" : " " + (now - deadline) / 1_000_000
+                        ? ownerOf(field).map(o -> ", though its owner " + o + " holds nothing (its last call settled"
+                        + " it, and its lock agrees)").orElse(", which no owner may hold") : " " + (now - deadline) / 1_000_000
                         + " ms after it had to be gone (nobody holds it: its last unlock, loss or client is past)")));
             }
         }
         departing.values().removeIf(deadline -> now > deadline + leaseNanos());
+    }
+
+    /** The name of the current owner whose field is {@code field}, if any. */
+    private Optional<String> ownerOf(String field) {
+        for (int c = 0; c < ModelRun.CLIENTS; c++) {
+            for (int t = 0; t < ModelRun.THREADS; t++) {
+                for (Side side : sides()) {
+                    if (field(c, t, side).equals(field)) {
+                        return Optional.of(Step.ownerName(c, t) + sideName(side));
+                    }
+                }
+            }
+        }
+        return Optional.empty();
+    }
+
+    /** The refused lock call under a wire fault of the current owner of {@code field}, if that was its last call. */
+    private Optional<Step> refusedUnderFault(String field) {
+        for (int c = 0; c < ModelRun.CLIENTS; c++) {
+            for (int t = 0; t < ModelRun.THREADS; t++) {
+                for (Side side : sides()) {
+                    if (field(c, t, side).equals(field) && owner(c, t, side).refusedUnderFault != null) {
+                        return Optional.of(owner(c, t, side).refusedUnderFault);
+                    }
+                }
+            }
+        }
+        return Optional.empty();
     }
 
     /** Whether a current owner may hold {@code field}, or is still being settled, so the field may be there. */
