@@ -97,6 +97,7 @@ final class Calls {
         String what = step + (step.kind() == Step.Kind.LOCK && attempt.blockedByOther()
                 ? " (another holds it: waits " + step.millis() + " ms)" : "");
         if (Boolean.TRUE.equals(outcome)) {
+            owner.mixedLease |= owner.fixedLeaseEnd > 0 && lease == null;
             owner.granted(attempt.start());
             if (lease != null && owner.settled() == 1) {
                 owner.fixedLeaseEnd = attempt.start() + lease.toNanos();

@@ -46,7 +46,7 @@ public final class ModelRun {
     /** How long a {@link WireFault#BLIP} keeps a client's link dark. */
     static final Duration BLIP = Duration.ofMillis(250);
     /** The clients' socket timeout: a lost reply costs this much. */
-    private static final Duration SOCKET_TIMEOUT = Duration.ofMillis(200);
+    private static final Duration SOCKET_TIMEOUT = Duration.ofMillis(150);
     private static final Duration SPIN = Duration.ofMillis(50);
     /** The longest any one call may take before it counts as hung. */
     private static final Duration CALL_DEADLINE = Duration.ofSeconds(10);

@@ -27,6 +27,11 @@ final class OwnerModel {
     boolean inFlight;
     /** When a fixed-lease hold ends (nanoTime), 0 for a watchdog hold or none. */
     long fixedLeaseEnd;
+    /**
+     * Whether a fixed-lease hold was re-entered with the watchdog's lease: how long the mix lasts is
+     * not a promise the API makes, so the hold is left unchecked until its last unlock.
+     */
+    boolean mixedLease;
     /** Whether the lock may not know yet that the hold ended (a fixed lease ran out): its next call tells. */
     boolean beliefUnknown;
 
@@ -74,6 +79,7 @@ final class OwnerModel {
         possible.add(count);
         if (count == 0) {
             fixedLeaseEnd = 0;
+            mixedLease = false;
         }
     }
 

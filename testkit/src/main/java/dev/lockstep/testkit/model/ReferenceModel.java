@@ -147,7 +147,7 @@ final class ReferenceModel {
             for (int t = 0; t < ModelRun.THREADS; t++) {
                 for (Side side : Side.values()) {
                     OwnerModel owner = owner(c, t, side);
-                    if (owner.fixedLeaseEnd > 0 && now > owner.fixedLeaseEnd) {
+                    if (owner.fixedLeaseEnd > 0 && now > owner.fixedLeaseEnd && !owner.mixedLease) {
                         long end = owner.fixedLeaseEnd;
                         lost(c, t, side, end, ModelRun.SLACK.toNanos());
                         owner.beliefUnknown = true;
@@ -222,7 +222,7 @@ final class ReferenceModel {
         String name = Step.ownerName(c, t) + sideName(side);
         String field = field(c, t, side);
         int stored = redis.count(field);
-        if (held && stored == 0 && holdCount >= 0 && owner.fixedLeaseEnd == 0 && !owner.beliefUnknown
+        if (held && stored == 0 && holdCount >= 0 && owner.fixedLeaseEnd == 0 && !owner.beliefUnknown && !owner.mixedLease
                 && setup.claims().contains(Guarantee.LEASE_LOSS_SIGNAL)) {
             long since = believedGone.computeIfAbsent(field, f -> now);
             if (now - since > leaseNanos()) {
@@ -234,7 +234,8 @@ final class ReferenceModel {
         }
         int expected = owner.settled();
         boolean fixedEnding = owner.fixedLeaseEnd > 0 && now > owner.fixedLeaseEnd - ModelRun.SLACK.toNanos();
-        if (expected < 0 || holdCount < 0 || owner.shakenUntil > now || owner.beliefUnknown || fixedEnding) {
+        if (expected < 0 || holdCount < 0 || owner.shakenUntil > now || owner.beliefUnknown || fixedEnding
+                || owner.mixedLease) {
             return;
         }
         if (holdCount != expected || held != (expected > 0)) {

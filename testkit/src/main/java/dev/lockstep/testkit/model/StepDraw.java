@@ -106,9 +106,10 @@ final class StepDraw {
         }
         WireFault fault = WireFault.NONE;
         int faulty = random.nextInt(100);
-        if (faulty < 14) {
+        // A lost reply on a re-entry leaves a count its owner does not know of: drawn more often than on a first hold.
+        if (faulty < (holder ? 25 : 10)) {
             fault = WireFault.LOST_REPLY;
-        } else if (faulty < 22 && holder) {
+        } else if (faulty < 35 && holder) {
             // A blip while a holder re-enters with time to retry: its first attempt fails, the retry must not wait on itself.
             fault = WireFault.BLIP;
             kind = Kind.TRY_LOCK_WAIT;
