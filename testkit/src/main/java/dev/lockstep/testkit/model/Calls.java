@@ -96,6 +96,14 @@ final class Calls {
         }
         String what = step + (step.kind() == Step.Kind.LOCK && attempt.blockedByOther()
                 ? " (another holds it: waits " + step.millis() + " ms)" : "");
+        if (Boolean.TRUE.equals(outcome) && owner.lostAt > attempt.start()) {
+            // Granted while waiting in the background, then lost to a forceUnlock, a stall or a close that came after.
+            owner.granted(attempt.start());
+            model.lost(c, t, step.side(), owner.lostAt, model.leaseNanos());
+            owner.beliefUnknown = true;
+            run.note(actor, Kind.NOTE, step + " -> granted, and lost since");
+            return Optional.empty();
+        }
         if (Boolean.TRUE.equals(outcome)) {
             owner.mixedLease |= owner.fixedLeaseEnd > 0 && lease == null;
             owner.granted(attempt.start());
@@ -162,10 +170,8 @@ final class Calls {
             model.lost(c, t, step.side(), now, model.leaseNanos());
             return model.settle(c, t, step.side(), holdCount(run, c, t, step.side()), false, now);
         }
-        // DistLock.unlock: "when Redis does not answer, the lease still ends the hold". The lock forgets the
-        // whole hold, and whatever count Redis kept must run out within one lease, unrenewed.
-        run.note(actor, Kind.NOTE, step + " -> threw, the hold ends with its lease: " + describe(outcome));
-        model.lost(c, t, step.side(), now, model.leaseNanos());
+        run.note(actor, Kind.NOTE, step + " -> threw, outcome unknown: " + describe(outcome));
+        owner.maybeReleased();
         return Optional.empty();
     }
 

@@ -23,6 +23,13 @@ final class OwnerModel {
     long exposedUntil;
     /** The owner's last lock call, when it was refused while its wire was faulty: Redis may have granted it. */
     Step refusedUnderFault;
+    /** When (nanoTime) the owner last lost its holds without a call of its own (forced, stalled, closed). */
+    long lostAt;
+    /**
+     * Whether the owner's last unlock threw: the lock may have ended the hold (Redis then keeps a count
+     * that must run out within a lease) or kept it.
+     */
+    boolean unlockThrew;
     /** Whether a lock call of this owner is under way in the background: it may be granted any moment. */
     boolean inFlight;
     /** When a fixed-lease hold ends (nanoTime), 0 for a watchdog hold or none. */
@@ -73,10 +80,20 @@ final class OwnerModel {
         possible.addAll(moved);
     }
 
+    /** An unlock threw: the hold may have ended ({@code DistLock.unlock}: "the lease still ends the hold"), or not. */
+    void maybeReleased() {
+        TreeSet<Integer> moved = new TreeSet<>();
+        possible.forEach(p -> moved.add(Math.max(0, p - 1)));
+        possible.addAll(moved);
+        possible.add(0);
+        unlockThrew = true;
+    }
+
     /** The owner surely holds {@code count}: the lock said so after a successful call, or the hold is gone. */
     void settle(int count) {
         possible.clear();
         possible.add(count);
+        unlockThrew = false;
         if (count == 0) {
             fixedLeaseEnd = 0;
             mixedLease = false;

@@ -17,10 +17,11 @@ import java.util.stream.Collectors;
  *
  * <p><b>Outcomes.</b> A call is granted, refused, or throws with its outcome unknown (a lost reply:
  * Redis may have run it). Granted moves the count up (down for an unlock); refused changes nothing
- * (an unlock refused means the owner held nothing: the count is 0). A lock call that throws keeps
- * both possibilities, so the owner's count is a <em>set</em> ({@link OwnerModel}). An unlock that
- * throws ends the whole hold, as {@code DistLock.unlock} documents ("the lease still ends the
- * hold"): the count is 0, and whatever Redis kept must run out within one lease. The owner is uncertain
+ * (an unlock refused means the owner held nothing: the count is 0). A call that throws keeps every
+ * possible outcome, so the owner's count is a <em>set</em> ({@link OwnerModel}): a lock call may
+ * have been granted; an unlock may have ended one hold, none, or (as {@code DistLock.unlock}
+ * documents: "the lease still ends the hold") the whole hold, whose count Redis then keeps for at
+ * most one lease. The owner is uncertain
  * while the set has more than one value, and none of its counts is checked then. Its next call that
  * returns settles it: the count the lock then reports ({@code holdCount()}) must be one the set
  * allows, and from then on the lock and Redis must both say exactly that. This is how a lost reply
@@ -101,6 +102,7 @@ final class ReferenceModel {
         if (owner.mayHold()) {
             departing.merge(field(client, thread, side), now + within, Math::max);
         }
+        owner.lostAt = now;
         owner.settle(0);
     }
 
@@ -166,7 +168,8 @@ final class ReferenceModel {
         OwnerModel owner = owner(client, thread, side);
         String name = Step.ownerName(client, thread) + sideName(side);
         boolean faulted = owner.shakenUntil > now || owner.exposedUntil > now;
-        boolean excused = owner.beliefUnknown || (faulted && holdCount == 0 && !released);
+        boolean excused = owner.beliefUnknown || (faulted && holdCount == 0 && !released)
+                || (owner.unlockThrew && holdCount == 0);
         owner.beliefUnknown = false;
         if (!owner.allows(holdCount) && !excused) {
             return Optional.of(new Violation("model-vs-lock", name + " holdCount() is " + holdCount + " after its call returned, but the model allows "
