@@ -14,7 +14,8 @@ import picocli.CommandLine.Model.CommandSpec;
 @Command(name = "lab",
         mixinStandardHelpOptions = true,
         versionProvider = LabVersion.class,
-        subcommands = {ListCommand.class, RunCommand.class, SoakCommand.class, CheckCommand.class},
+        subcommands = {ListCommand.class, RunCommand.class, SoakCommand.class, CheckCommand.class,
+                ExploreModelCommand.class},
         description = {
                 "Plays every scenario on every stage against real redis-server processes,",
                 "prints each timeline, then the scoreboard (stage x scenario)."},

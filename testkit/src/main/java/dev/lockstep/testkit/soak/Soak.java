@@ -16,6 +16,8 @@ import java.util.Map;
 import java.util.Random;
 import java.util.concurrent.ConcurrentLinkedQueue;
 import redis.clients.jedis.Jedis;
+import redis.clients.jedis.params.ScanParams;
+import redis.clients.jedis.resps.ScanResult;
 
 /**
  * A soak of one stage: several client JVMs hammer a few locks on real Redis nodes while faults,
@@ -85,7 +87,7 @@ public final class Soak {
             long end = System.nanoTime() + settings.duration().toNanos();
             while (System.nanoTime() < end) {
                 Thread.sleep(Fault.quietBetween(random).toMillis());
-                keysWithoutTtl += keysWithoutTtl(nodes, lockNames);
+                keysWithoutTtl += keysWithoutTtl(nodes);
                 Fault fault = menu.get(random.nextInt(menu.size()));
                 long from = System.nanoTime();
                 String what = fault.inject(target, random);
@@ -104,7 +106,7 @@ public final class Soak {
             // Holds of crashed clients run out within a lease; anything left after that is stuck.
             Thread.sleep(settings.lease().plusSeconds(1).toMillis());
             List<String> stuck = stuckKeys(nodes, lockNames);
-            keysWithoutTtl += keysWithoutTtl(nodes, lockNames);
+            keysWithoutTtl += keysWithoutTtl(nodes);
             return SoakVerdict.judge(stage, settings, new ArrayList<>(events), faults, faultCounts, stuck,
                     keysWithoutTtl);
         } finally {
@@ -113,15 +115,21 @@ public final class Soak {
         }
     }
 
-    private static long keysWithoutTtl(List<RedisNode> nodes, List<String> lockNames) {
+    /** Keys without a TTL on any node, every key counted (queues, timeout keys), the token counters left out. */
+    private static long keysWithoutTtl(List<RedisNode> nodes) {
         long found = 0;
         for (RedisNode node : nodes) {
             try (Jedis admin = node.admin()) {
-                for (String name : lockNames) {
-                    if (admin.pttl(name) == -1) {
-                        found++;
+                String cursor = ScanParams.SCAN_POINTER_START;
+                do {
+                    ScanResult<String> page = admin.scan(cursor);
+                    for (String key : page.getResult()) {
+                        if (!key.startsWith(Stage.TOKEN_COUNTERS) && admin.pttl(key) == -1) {
+                            found++;
+                        }
                     }
-                }
+                    cursor = page.getCursor();
+                } while (!cursor.equals(ScanParams.SCAN_POINTER_START));
             } catch (RuntimeException nodeBusy) {
                 // A node just restarted: the next sample looks again.
             }

@@ -79,7 +79,7 @@ public record SoakVerdict(Stage stage, Soak.Settings settings, Map<Fault, Intege
                 .collect(Collectors.groupingBy(SoakEvent::lock));
         List<SoakEvent> crashes = events.stream().filter(e -> e.kind() == Kind.CRASHED).toList();
         byLock.forEach((lock, onLock) -> {
-            overlaps.addAll(overlaps(lock, onLock, crashes));
+            overlaps.addAll(overlaps(lock, onLock, crashes, settings.lease().toNanos()));
             wakeUps(lock, onLock, faults, slow);
         });
         List<String> worst = slow.stream().sorted(Comparator.comparingLong(Slow::nanos).reversed()).limit(5)
@@ -90,8 +90,12 @@ public record SoakVerdict(Stage stage, Soak.Settings settings, Map<Fault, Intege
                 keysWithoutTtl, wakeUps, quiet, worst);
     }
 
-    /** Critical sections, ENTER to EXIT (or the client's crash), of different actors that overlap. */
-    private static List<String> overlaps(String lock, List<SoakEvent> onLock, List<SoakEvent> crashes) {
+    /**
+     * Critical sections, ENTER to EXIT (or the client's crash), of different actors that overlap. A
+     * {@code forceUnlock} deletes a hold its holder learns of at its next renewal: the holder's
+     * section is excused for one lease after it, and counts again if the holder is still inside then.
+     */
+    private static List<String> overlaps(String lock, List<SoakEvent> onLock, List<SoakEvent> crashes, long lease) {
         record Section(String actor, long from, long to) {
         }
         List<Section> sections = new ArrayList<>();
@@ -108,11 +112,30 @@ public record SoakVerdict(Stage stage, Soak.Settings settings, Map<Fault, Intege
                     .mapToLong(SoakEvent::at).min().orElse(Long.MAX_VALUE);
             sections.add(new Section(actor, from, crashedAt));
         });
+        for (SoakEvent forced : onLock) {
+            if (forced.kind() != Kind.FORCED) {
+                continue;
+            }
+            List<Section> cut = new ArrayList<>();
+            for (Section s : sections) {
+                if (s.from() < forced.at() && s.to() > forced.at()) {
+                    cut.add(new Section(s.actor(), s.from(), forced.at()));
+                    if (s.to() > forced.at() + lease) {
+                        cut.add(new Section(s.actor() + " (not told of " + forced.actor() + "'s forceUnlock)",
+                                forced.at() + lease, s.to()));
+                    }
+                } else {
+                    cut.add(s);
+                }
+            }
+            sections.clear();
+            sections.addAll(cut);
+        }
         sections.sort(Comparator.comparingLong(Section::from));
         List<String> found = new ArrayList<>();
         for (int i = 0; i < sections.size(); i++) {
             for (int j = i + 1; j < sections.size() && sections.get(j).from() < sections.get(i).to(); j++) {
-                if (!sections.get(i).actor().equals(sections.get(j).actor())) {
+                if (!sections.get(i).actor().split(" ")[0].equals(sections.get(j).actor().split(" ")[0])) {
                     found.add(lock + ": " + sections.get(i).actor() + " and " + sections.get(j).actor()
                             + " both inside for " + (sections.get(i).to() - sections.get(j).from()) / 1_000_000 + " ms");
                 }

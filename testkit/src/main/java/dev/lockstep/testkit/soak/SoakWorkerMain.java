@@ -25,6 +25,11 @@ import redis.clients.jedis.RedisClient;
  * Every step is printed as an {@link SoakEvent} line stamped with {@code System.nanoTime()},
  * which on one machine every JVM reads from the same monotonic clock.
  *
+ * <p>Beside lock and unlock, the workers use the rest of the API as services do: a holder sometimes
+ * re-enters (and unlocks twice), a worker sometimes force-unlocks a lock whoever holds it, and
+ * sometimes interrupts a sibling thread, which may be waiting for a lock (it then holds nothing,
+ * and goes on).
+ *
  * <p>A worker checks {@link DistLock#isHeldByCurrentThread()} between slices of its work and
  * stops as soon as it is told the lease is lost: the soak judges the lock, not a worker that
  * ignores the news. After a failed lock call it tries the same lock again, as a caller would.
@@ -34,6 +39,10 @@ public final class SoakWorkerMain {
 
     private static final Duration WAIT = Duration.ofSeconds(5);
     private static final long SLICE_MILLIS = 5;
+    /** Per round, the chance a holder re-enters, that a worker force-unlocks a lock, that it interrupts a sibling. */
+    private static final double REENTER = 0.25;
+    private static final double FORCE_UNLOCK = 0.01;
+    private static final double INTERRUPT = 0.02;
 
     private static volatile boolean stopping;
 
@@ -56,10 +65,10 @@ public final class SoakWorkerMain {
             locks.get(name).onLeaseLost(loss -> SoakEvent.print(client + "/" + loss.threadId(), SoakEvent.Kind.LOST,
                     name, loss.reason()));
         }
-        List<Thread> workers = new ArrayList<>();
+        List<Thread> workers = new java.util.concurrent.CopyOnWriteArrayList<>();
         for (int i = 0; i < threads; i++) {
             Random random = new Random(seed * 31 + i);
-            Thread worker = new Thread(() -> work(locks, client, names, random), client + "-w" + i);
+            Thread worker = new Thread(() -> work(locks, client, names, random, workers), client + "-w" + i);
             workers.add(worker);
             worker.start();
         }
@@ -78,11 +87,20 @@ public final class SoakWorkerMain {
         Runtime.getRuntime().halt(0);
     }
 
-    private static void work(Locks locks, String client, List<String> names, Random random) {
+    private static void work(Locks locks, String client, List<String> names, Random random, List<Thread> siblings) {
         String me = client + "/" + Thread.currentThread().getId();
         while (!stopping) {
             String name = names.get(random.nextInt(names.size()));
             DistLock lock = locks.get(name);
+            if (random.nextDouble() < FORCE_UNLOCK) {
+                forceUnlock(me, name, lock);
+            }
+            if (random.nextDouble() < INTERRUPT) {
+                Thread sibling = siblings.get(random.nextInt(siblings.size()));
+                if (sibling != Thread.currentThread()) {
+                    sibling.interrupt();
+                }
+            }
             boolean taken = false;
             for (int tries = 0; !taken && !stopping && tries < 3; tries++) {
                 long since = System.nanoTime();
@@ -93,17 +111,42 @@ public final class SoakWorkerMain {
                     SoakEvent.print(me, SoakEvent.Kind.ERROR, name, since, e.getMessage());
                     pause(50 + random.nextInt(200));
                 } catch (InterruptedException e) {
-                    return;
+                    SoakEvent.print(me, SoakEvent.Kind.INTERRUPTED, name, since, "interrupted while waiting");
                 }
             }
             if (taken) {
-                holdAndRelease(me, name, lock, 5 + random.nextInt(45));
+                boolean reentered = random.nextDouble() < REENTER && reenter(me, name, lock);
+                holdAndRelease(me, name, lock, 5 + random.nextInt(45), reentered);
             }
+            // An interrupt that came outside a wait is for the next wait, not this one's pause.
+            Thread.interrupted();
             pause(random.nextInt(20));
         }
     }
 
-    private static void holdAndRelease(String me, String name, DistLock lock, long workMillis) {
+    /** One more hold of a lock this thread has; true when granted (the holder then unlocks twice). */
+    private static boolean reenter(String me, String name, DistLock lock) {
+        long since = System.nanoTime();
+        try {
+            boolean granted = lock.tryLock(Duration.ZERO, null);
+            SoakEvent.print(me, SoakEvent.Kind.REENTERED, name, since, granted ? "" : "refused");
+            return granted;
+        } catch (LockException | InterruptedException e) {
+            SoakEvent.print(me, SoakEvent.Kind.REENTERED, name, since, "failed: " + e.getMessage());
+            return false;
+        }
+    }
+
+    private static void forceUnlock(String me, String name, DistLock lock) {
+        long since = System.nanoTime();
+        try {
+            SoakEvent.print(me, SoakEvent.Kind.FORCED, name, since, lock.forceUnlock() ? "deleted" : "nothing held");
+        } catch (LockException e) {
+            SoakEvent.print(me, SoakEvent.Kind.ERROR, name, since, "forceUnlock: " + e.getMessage());
+        }
+    }
+
+    private static void holdAndRelease(String me, String name, DistLock lock, long workMillis, boolean reentered) {
         SoakEvent.print(me, SoakEvent.Kind.ENTER, name, "");
         boolean told = false;
         for (long done = 0; done < workMillis && !told; done += SLICE_MILLIS) {
@@ -111,12 +154,16 @@ public final class SoakWorkerMain {
             told = !lock.isHeldByCurrentThread();
         }
         SoakEvent.print(me, SoakEvent.Kind.EXIT, name, told ? "stops: told the lease is lost" : "");
-        long since = System.nanoTime();
-        try {
-            lock.unlock();
-            SoakEvent.print(me, SoakEvent.Kind.UNLOCKED, name, since, "");
-        } catch (IllegalMonitorStateException | LockException e) {
-            SoakEvent.print(me, SoakEvent.Kind.UNLOCK_FAILED, name, since, e.getMessage());
+        for (int holds = reentered ? 2 : 1; holds > 0; holds--) {
+            long since = System.nanoTime();
+            try {
+                lock.unlock();
+                // Only the last unlock releases: the first of two ends the re-entry.
+                SoakEvent.print(me, holds > 1 ? SoakEvent.Kind.REENTERED : SoakEvent.Kind.UNLOCKED, name, since,
+                        holds > 1 ? "re-entry unlocked" : "");
+            } catch (IllegalMonitorStateException | LockException e) {
+                SoakEvent.print(me, SoakEvent.Kind.UNLOCK_FAILED, name, since, e.getMessage());
+            }
         }
     }
 

@@ -1,0 +1,85 @@
+package dev.lockstep.testkit.contract;
+
+import static org.junit.jupiter.api.Assertions.fail;
+import static org.junit.jupiter.api.Assumptions.assumeTrue;
+
+import dev.lockstep.Locks;
+import dev.lockstep.testkit.RedisFixture;
+import dev.lockstep.testkit.Stage;
+import dev.lockstep.testkit.model.KnownHistories;
+import dev.lockstep.testkit.model.ModelChecker;
+import dev.lockstep.testkit.model.ModelRun;
+import java.util.List;
+import java.util.Optional;
+import org.junit.jupiter.api.AfterAll;
+import org.junit.jupiter.api.BeforeAll;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.TestInstance;
+import org.junit.jupiter.params.ParameterizedTest;
+import org.junit.jupiter.params.provider.EnumSource;
+
+/**
+ * The model-based check of "what each client believes it holds is what Redis stores", on fixed
+ * seeds: random histories over the whole API and the fault catalogue, checked after every step
+ * (see {@link dev.lockstep.testkit.model.ReferenceModel}). A stage's test class only names the stage:
+ *
+ * <pre>{@code class ModelTest extends ModelContract {
+ *     ModelTest() { super("v5-pubsub-retry", PubSubLocks.class); }
+ * }}</pre>
+ *
+ * <p>Each {@link KnownHistories known history} (the shrunk form of a failure found before) is
+ * replayed as it is, as a regression test. The seeds are fixed so that the suite is repeatable; {@code -Dlockstep.seed=N} plays seed N
+ * instead, and {@code lab explore-model} draws fresh seeds for as long as you like. A failure
+ * names its seed and shows the shrunk history with its timeline.
+ */
+@TestInstance(TestInstance.Lifecycle.PER_CLASS)
+public abstract class ModelContract {
+
+    /** Seeds of the suite's pass: a few short histories keep each stage within about ten seconds. */
+    private static final List<Long> SEEDS = List.of(1L, 2L);
+    private static final int STEPS = 20;
+
+    private final Stage stage;
+    private RedisFixture fixture;
+
+    /** The contract for stage {@code name}, whose entry point is {@code locks}. */
+    protected ModelContract(String name, Class<? extends Locks> locks) {
+        this.stage = new Stage(name, locks);
+    }
+
+    @BeforeAll
+    void startFixture() {
+        fixture = RedisFixture.fromSystemProperty();
+    }
+
+    @AfterAll
+    void stopFixture() {
+        fixture.close();
+    }
+
+    @ParameterizedTest(name = "{0}")
+    @EnumSource(KnownHistories.class)
+    void aHistoryThatBrokeOnceKeepsEveryCheck(KnownHistories known) {
+        ModelRun.Setup setup = ModelRun.Setup.of(stage);
+        assumeTrue(known.appliesTo(setup), "needs a read side");
+        ModelRun.Result result = ModelRun.play(setup, fixture, known.steps());
+        if (result.violation().isPresent()) {
+            fail(stage + " broke " + result.violation().get() + " in known history " + known + ":\n"
+                    + result.timeline());
+        }
+    }
+
+    @Test
+    void whatEachClientBelievesIsWhatRedisStores() {
+        ModelChecker checker = new ModelChecker(ModelRun.Setup.of(stage), fixture, line -> System.out.println(
+                "lockstep model: " + line));
+        String fixed = System.getProperty("lockstep.seed", "");
+        List<Long> seeds = fixed.isBlank() ? SEEDS : List.of(Long.parseLong(fixed.trim()));
+        for (long seed : seeds) {
+            Optional<ModelChecker.Failure> failure = checker.check(seed, STEPS);
+            if (failure.isPresent()) {
+                fail(failure.get().report(stage.name()));
+            }
+        }
+    }
+}

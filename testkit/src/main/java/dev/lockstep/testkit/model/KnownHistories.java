@@ -1,0 +1,69 @@
+package dev.lockstep.testkit.model;
+
+import dev.lockstep.testkit.model.Step.Kind;
+import dev.lockstep.testkit.model.Step.Side;
+import dev.lockstep.testkit.model.Step.WireFault;
+import java.util.List;
+
+/**
+ * Short histories that broke a stage once, kept as regression tests: each replays exactly, on every
+ * stage it applies to, and must keep every check of the model. They are the shrunk form of what
+ * {@code lab explore-model} found (issue 26).
+ */
+public enum KnownHistories {
+
+    /** A holder re-enters, the reply is lost (Redis counted 2), one unlock: the lock must be free, not renewed at 1. */
+    LOST_REPLY_ON_REENTRY(false,
+            call(Kind.TRY_LOCK, Side.WRITE, 0, WireFault.NONE),
+            call(Kind.TRY_LOCK, Side.WRITE, 0, WireFault.LOST_REPLY),
+            call(Kind.UNLOCK, Side.WRITE, 0, WireFault.NONE)),
+
+    /** The same on the read side of a read-write lock. */
+    LOST_REPLY_ON_READ_REENTRY(true,
+            call(Kind.TRY_LOCK, Side.READ, 0, WireFault.NONE),
+            call(Kind.TRY_LOCK, Side.READ, 0, WireFault.LOST_REPLY),
+            call(Kind.UNLOCK, Side.READ, 0, WireFault.NONE)),
+
+    /**
+     * A holder's sibling thread waits; the holder re-enters while Redis is dark for a moment: its
+     * retry must not queue behind its own client's waiter (which waits for the holder).
+     */
+    REENTRY_BEHIND_OWN_WAITER(false,
+            call(Kind.LOCK, Side.WRITE, 200, WireFault.NONE),
+            new Step(Kind.CONTEND, 0, 1, Side.WRITE, 3000, WireFault.NONE),
+            call(Kind.TRY_LOCK_WAIT, Side.WRITE, 1200, WireFault.BLIP)),
+
+    /** The read side's forceUnlock while a writer holds: the writer's hold is not the read lock's to delete. */
+    READ_FORCE_UNLOCK_BESIDE_WRITER(true,
+            call(Kind.LOCK, Side.WRITE, 200, WireFault.NONE),
+            new Step(Kind.FORCE_UNLOCK, 1, 0, Side.READ, 0, WireFault.NONE)),
+
+    /** A read hold with a fixed lease beside a watchdog reader: it must end with its lease, not be renewed. */
+    FIXED_READ_LEASE_BESIDE_RENEWED_READER(true,
+            call(Kind.TRY_LOCK_LEASE, Side.READ, 300, WireFault.NONE),
+            new Step(Kind.LOCK, 1, 0, Side.READ, 200, WireFault.NONE),
+            new Step(Kind.WAIT, 0, 0, Side.WRITE, 1500, WireFault.NONE));
+
+    private final boolean readSide;
+    private final List<Step> steps;
+
+    KnownHistories(boolean readSide, Step... steps) {
+        this.readSide = readSide;
+        this.steps = List.of(steps);
+    }
+
+    /** Whether the history applies to a lock set up as {@code setup}: read-side histories need a read side. */
+    public boolean appliesTo(ModelRun.Setup setup) {
+        return !readSide || setup.readWrite();
+    }
+
+    /** The steps, played as they are. */
+    public List<Step> steps() {
+        return steps;
+    }
+
+    /** A call of owner A1. */
+    private static Step call(Kind kind, Side side, long millis, WireFault fault) {
+        return new Step(kind, 0, 0, side, millis, fault);
+    }
+}

@@ -1,0 +1,95 @@
+package dev.lockstep.testkit.model;
+
+/**
+ * One step of a modelled history: a call by one owner (client slot and thread slot), or a fault.
+ * Steps are plain data drawn from a seed before the run, so a history replays exactly and shrinks
+ * by dropping steps: each step means something whatever came before it (an unlock by a thread that
+ * holds nothing must be refused; a lock call on a held lock waits a bounded time).
+ *
+ * @param kind   what happens
+ * @param client the client slot (0 = A, 1 = B, ...), for calls and client faults
+ * @param thread the thread slot within the client (0 = 1, 1 = 2), for calls
+ * @param side   the read or write side (write on every lock without a read side)
+ * @param millis the kind's duration: a wait, a lease, a stall, a delay before an interrupt
+ * @param fault  a fault on the wire during this call, or {@link WireFault#NONE}
+ */
+public record Step(Kind kind, int client, int thread, Side side, long millis, WireFault fault) {
+
+    /** What a step does. */
+    public enum Kind {
+        /** {@code lock()}: blocks; when another live owner holds the lock, a bounded {@code tryLock(millis)} instead. */
+        LOCK,
+        /** {@code tryLock()}: one attempt. */
+        TRY_LOCK,
+        /** {@code tryLock(wait = millis, lease = null)}: waits, watchdog lease. */
+        TRY_LOCK_WAIT,
+        /** {@code tryLock(wait = 0, lease = millis)}: a fixed lease, no watchdog. */
+        TRY_LOCK_LEASE,
+        /** {@code tryLock(wait = millis)} on the owner's thread, left waiting while the next steps run. */
+        CONTEND,
+        /** {@code unlock()}. */
+        UNLOCK,
+        /** {@code forceUnlock()} of the side, by an administrator (the owner's client is only the caller). */
+        FORCE_UNLOCK,
+        /** {@code lockInterruptibly()}, and an interrupt {@code millis} later. */
+        INTERRUPT,
+        /** {@code close()} of the client, and a new client (a new identity) in its slot. */
+        CLOSE,
+        /** The client dies: its link goes dark, it stops, a new client takes the slot. */
+        CRASH,
+        /** The client's link goes dark for {@code millis}: a paused holder, whose renewals cannot reach Redis. */
+        STALL,
+        /** Redis drops every client connection (normal and pub/sub). */
+        DROP_CONNECTIONS,
+        /** The owner writes to the fenced resource with its hold's token. */
+        FENCED_WRITE,
+        /** Time passes ({@code millis}): fixed leases run out, lost holds expire. */
+        WAIT
+    }
+
+    /** The side of a read-write lock a call uses. */
+    public enum Side { WRITE, READ }
+
+    /** A fault on the owner's link while the call runs. */
+    public enum WireFault {
+        /** No fault. */
+        NONE,
+        /** Redis runs the request, the reply is lost: the outcome is unknown to the caller. */
+        LOST_REPLY,
+        /** The link is dark for the first {@link ModelRun#BLIP} of the call: a first attempt fails, a retry may not. */
+        BLIP
+    }
+
+    /** The owner's name as timelines show it: client letter and thread number, e.g. {@code A1}. */
+    public String owner() {
+        return ownerName(client, thread);
+    }
+
+    /** The name of the owner in {@code client} slot, {@code thread} slot. */
+    static String ownerName(int client, int thread) {
+        return String.valueOf((char) ('A' + client)) + (thread + 1);
+    }
+
+    @Override
+    public String toString() {
+        String sideNote = side == Side.READ ? " read" : "";
+        String faultNote = fault == WireFault.NONE ? "" : " [" + fault.name().toLowerCase().replace('_', ' ') + "]";
+        String clientName = String.valueOf((char) ('A' + client));
+        return switch (kind) {
+            case LOCK -> owner() + sideNote + " lock()" + faultNote;
+            case TRY_LOCK -> owner() + sideNote + " tryLock()" + faultNote;
+            case TRY_LOCK_WAIT -> owner() + sideNote + " tryLock(wait " + millis + " ms)" + faultNote;
+            case TRY_LOCK_LEASE -> owner() + sideNote + " tryLock(lease " + millis + " ms)" + faultNote;
+            case CONTEND -> owner() + sideNote + " tryLock(wait " + millis + " ms), in the background";
+            case UNLOCK -> owner() + sideNote + " unlock()" + faultNote;
+            case FORCE_UNLOCK -> owner() + sideNote + " forceUnlock()" + faultNote;
+            case INTERRUPT -> owner() + sideNote + " lockInterruptibly(), interrupted after " + millis + " ms";
+            case CLOSE -> clientName + " close(), reopened";
+            case CRASH -> clientName + " crashes, restarted";
+            case STALL -> clientName + " stalls " + millis + " ms";
+            case DROP_CONNECTIONS -> "redis drops every connection";
+            case FENCED_WRITE -> owner() + " writes with its token";
+            case WAIT -> "wait " + millis + " ms";
+        };
+    }
+}

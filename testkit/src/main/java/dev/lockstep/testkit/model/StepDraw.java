@@ -1,0 +1,178 @@
+package dev.lockstep.testkit.model;
+
+import dev.lockstep.testkit.model.Step.Kind;
+import dev.lockstep.testkit.model.Step.Side;
+import dev.lockstep.testkit.model.Step.WireFault;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Random;
+
+/**
+ * Draws a history of steps from a seed, over the whole API and the fault catalogue. A rough shadow
+ * of who holds what (assuming every call succeeds) biases the draw toward what finds bugs: unlocks
+ * by holders, re-entries, faults while someone holds. The shadow only steers; the
+ * {@link ReferenceModel} judges.
+ */
+final class StepDraw {
+
+    private final ModelRun.Setup setup;
+    private final Random random;
+    /** Shadow holds per owner, [client][thread][side]. */
+    private final int[][][] holds = new int[ModelRun.CLIENTS][ModelRun.THREADS][2];
+
+    private StepDraw(ModelRun.Setup setup, long seed) {
+        this.setup = setup;
+        this.random = new Random(seed);
+    }
+
+    /** {@code count} steps drawn from {@code seed} for a lock set up as {@code setup}. */
+    static List<Step> draw(ModelRun.Setup setup, long seed, int count) {
+        StepDraw draw = new StepDraw(setup, seed);
+        List<Step> steps = new ArrayList<>();
+        for (int i = 0; i < count; i++) {
+            steps.add(draw.next());
+        }
+        return steps;
+    }
+
+    private Step next() {
+        int client = random.nextInt(ModelRun.CLIENTS);
+        int thread = random.nextInt(ModelRun.THREADS);
+        Side side = setup.readWrite() && random.nextInt(5) < 2 ? Side.READ : Side.WRITE;
+        int roll = random.nextInt(100);
+        if (roll < 33) {
+            return acquire(client, thread, side);
+        }
+        if (roll < 39) {
+            // A waiter beside the next steps: it may wake on a release, or be the queue a re-entry must not join.
+            return new Step(Kind.CONTEND, client, thread, side, 300 + random.nextInt(1200), WireFault.NONE);
+        }
+        if (roll < 61) {
+            return unlock(client, thread, side);
+        }
+        if (roll < 65) {
+            clearAll();
+            return new Step(Kind.FORCE_UNLOCK, client, thread, side, 0, WireFault.NONE);
+        }
+        if (roll < 70) {
+            return interrupt(client, thread, side);
+        }
+        if (roll < 73) {
+            clearClient(client);
+            return new Step(Kind.CLOSE, client, 0, Side.WRITE, 0, WireFault.NONE);
+        }
+        if (roll < 76) {
+            clearClient(client);
+            return new Step(Kind.CRASH, client, 0, Side.WRITE, 0, WireFault.NONE);
+        }
+        if (roll < 81) {
+            boolean pastLease = random.nextBoolean();
+            long millis = pastLease ? setup.lease().toMillis() * 3 / 2 : setup.lease().toMillis() / 5;
+            if (pastLease) {
+                clearClient(client);
+            }
+            return new Step(Kind.STALL, client, 0, Side.WRITE, millis, WireFault.NONE);
+        }
+        if (roll < 85) {
+            return new Step(Kind.DROP_CONNECTIONS, 0, 0, Side.WRITE, 0, WireFault.NONE);
+        }
+        if (roll < 92 && setup.fenced()) {
+            return new Step(Kind.FENCED_WRITE, client, thread, Side.WRITE, 0, WireFault.NONE);
+        }
+        return new Step(Kind.WAIT, 0, 0, Side.WRITE, 50 + random.nextInt((int) setup.lease().toMillis()), WireFault.NONE);
+    }
+
+    private Step acquire(int client, int thread, Side side) {
+        boolean holder = holds[client][thread][0] + holds[client][thread][1] > 0;
+        // A holder re-enters on the side it holds (a reader asking for the write side is an upgrade, refused).
+        if (holder && setup.readWrite()) {
+            side = holds[client][thread][1] > 0 && holds[client][thread][0] == 0 ? Side.READ : side;
+        }
+        int variant = random.nextInt(100);
+        Kind kind;
+        long millis = 0;
+        if (variant < 30) {
+            kind = Kind.TRY_LOCK;
+        } else if (variant < 55) {
+            kind = Kind.TRY_LOCK_WAIT;
+            millis = 100 + random.nextInt(500);
+        } else if (variant < 80) {
+            kind = Kind.LOCK;
+            millis = 200;
+        } else {
+            // A fixed lease only on a first hold: mixing a fixed lease into a watchdog hold is its own topic.
+            kind = holder ? Kind.TRY_LOCK : Kind.TRY_LOCK_LEASE;
+            millis = holder ? 0 : 200 + random.nextInt((int) setup.lease().toMillis());
+        }
+        WireFault fault = WireFault.NONE;
+        int faulty = random.nextInt(100);
+        // A lost reply on a re-entry leaves a count its owner does not know of: drawn more often than on a first hold.
+        if (faulty < (holder ? 25 : 10)) {
+            fault = WireFault.LOST_REPLY;
+        } else if (faulty < 35 && holder) {
+            // A blip while a holder re-enters with time to retry: its first attempt fails, the retry must not wait on itself.
+            fault = WireFault.BLIP;
+            kind = Kind.TRY_LOCK_WAIT;
+            millis = ModelRun.BLIP.toMillis() + 600;
+        }
+        if (shadowFree(client, thread, side)) {
+            holds[client][thread][side.ordinal()]++;
+        }
+        return new Step(kind, client, thread, side, millis, fault);
+    }
+
+    private Step unlock(int client, int thread, Side side) {
+        if (random.nextInt(100) < 85) {
+            for (int c = 0; c < ModelRun.CLIENTS; c++) {
+                for (int t = 0; t < ModelRun.THREADS; t++) {
+                    for (Side s : Side.values()) {
+                        if (holds[c][t][s.ordinal()] > 0 && random.nextBoolean()) {
+                            client = c;
+                            thread = t;
+                            side = s;
+                        }
+                    }
+                }
+            }
+        }
+        if (holds[client][thread][side.ordinal()] > 0) {
+            holds[client][thread][side.ordinal()]--;
+        }
+        WireFault fault = random.nextInt(100) < 12 ? WireFault.LOST_REPLY : WireFault.NONE;
+        return new Step(Kind.UNLOCK, client, thread, side, 0, fault);
+    }
+
+    private Step interrupt(int client, int thread, Side side) {
+        long millis = 30 + random.nextInt(150);
+        if (shadowFree(client, thread, side)) {
+            holds[client][thread][side.ordinal()]++;
+        }
+        return new Step(Kind.INTERRUPT, client, thread, side, millis, WireFault.NONE);
+    }
+
+    /** Whether the shadow lets {@code side} be granted to this owner now. */
+    private boolean shadowFree(int client, int thread, Side side) {
+        for (int c = 0; c < ModelRun.CLIENTS; c++) {
+            for (int t = 0; t < ModelRun.THREADS; t++) {
+                if (c == client && t == thread) {
+                    continue;
+                }
+                if (holds[c][t][Side.WRITE.ordinal()] > 0 || (side == Side.WRITE && holds[c][t][Side.READ.ordinal()] > 0)) {
+                    return false;
+                }
+            }
+        }
+        return !(side == Side.WRITE && holds[client][thread][Side.READ.ordinal()] > 0
+                && holds[client][thread][Side.WRITE.ordinal()] == 0);
+    }
+
+    private void clearClient(int client) {
+        holds[client] = new int[ModelRun.THREADS][2];
+    }
+
+    private void clearAll() {
+        for (int c = 0; c < ModelRun.CLIENTS; c++) {
+            clearClient(c);
+        }
+    }
+}
