@@ -307,6 +307,11 @@ public abstract class AbstractDistLock implements DistLock {
         }
     }
 
+    /** Whether this lock's client is closed: its locks send nothing any more. */
+    protected final boolean isClosed() {
+        return client.isClosed();
+    }
+
     /** Throws {@link IllegalStateException} if this lock's client is closed: its background work is gone. */
     protected final void checkOpen(String operation) {
         if (client.isClosed()) {

@@ -76,10 +76,11 @@ final class ReadLock extends PubSubLock {
 
     /**
      * Renews {@code owner}'s hold that {@code field} marks (its read count, or its write, for the
-     * write side): the hash, and the timeout keys of the owner's read holds.
+     * write side): the hash, and the timeout keys of the owner's read holds; readers whose holds all ran
+     * out leave the hash.
      */
     boolean renewHold(String owner, String field, long leaseMillis) {
-        return Long.valueOf(1).equals(RENEW.run(redis(), List.of(key(), RwKeys.timeoutPrefix(timeoutBase, owner)),
+        return Long.valueOf(1).equals(RENEW.run(redis(), List.of(key(), RwKeys.timeoutPrefix(timeoutBase, owner), timeoutBase),
                 List.of(Long.toString(leaseMillis), owner, field)));
     }
 }

@@ -1,6 +1,9 @@
 -- Renew this owner's hold: the hash (never shorter than it already lives: another reader may hold a
 -- longer lease), and the timeout key of each of its read holds.
--- KEYS[1] the hash; KEYS[2] this owner's timeout-key prefix; ARGV[1] lease in ms; ARGV[2] the owner;
+-- Readers of other owners whose every read hold ran out (an explicit lease, a client gone) hold
+-- nothing any more: their counts go, so the hash says who holds the lock.
+-- KEYS[1] the hash; KEYS[2] this owner's timeout-key prefix; KEYS[3] the prefix of every owner's
+-- timeout keys ({name}); ARGV[1] lease in ms; ARGV[2] the owner;
 -- ARGV[3] the field that must still be there ('owner' for a read hold, 'owner:write' for a write hold).
 -- Returns 1 when renewed, 0 when the hold is gone: its field, or for a read hold any of its timeout
 -- keys (a reader that paused past its lease no longer counts when others unlock, so it must not go on).
@@ -12,6 +15,21 @@ if ARGV[3] == ARGV[2] then
     for i = 1, reads do
         if redis.call('pttl', KEYS[2] .. ':' .. i) == -2 then
             return 0
+        end
+    end
+end
+for _, other in ipairs(redis.call('hkeys', KEYS[1])) do
+    local count = tonumber(redis.call('hget', KEYS[1], other))
+    if count and other ~= ARGV[2] and string.sub(other, -6) ~= ':write' then
+        local live = false
+        for i = 1, count do
+            if redis.call('pttl', KEYS[3] .. ':' .. other .. ':rwlock_timeout:' .. i) ~= -2 then
+                live = true
+                break
+            end
+        end
+        if not live then
+            redis.call('hdel', KEYS[1], other)
         end
     end
 end

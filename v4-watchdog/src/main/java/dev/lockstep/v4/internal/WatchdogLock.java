@@ -67,7 +67,7 @@ public class WatchdogLock extends AbstractDistLock {
     }
 
     @Override
-    protected final boolean tryAcquireOnce(Lease lease) {
+    protected boolean tryAcquireOnce(Lease lease) {
         return tryAcquire(lease) == null;
     }
 

@@ -43,32 +43,57 @@ public class PubSubLock extends WatchdogLock {
         Patience patience = patience(waitNanos);
         // A failed attempt reports an unknown holder lease: the waiter sleeps one retry interval.
         Subscriber.Attempt attempt = () -> patience.attempt(() -> ask("acquire", () -> tryAcquire(lease)), -1L);
-        Long first = attempt.tryOnce();
-        // A re-entry that could not reach Redis tries again by itself. Among this client's waiters it would
-        // queue behind threads that wait for the very hold it has: both would wait forever.
-        while (first != null && first < 0 && isHeldByCurrentThread()) {
-            long left = waitNanos < 0 ? Long.MAX_VALUE : deadline - System.nanoTime();
-            if (left <= 0) {
-                return false;
-            }
-            TimeUnit.NANOSECONDS.sleep(Math.min(left, options().spinInterval().toNanos()));
-            first = attempt.tryOnce();
-        }
-        if (first == null) {
-            return true;
-        }
-        long waitLeft = waitNanos < 0 ? waitNanos : Math.max(0, deadline - System.nanoTime());
         boolean acquired = false;
         try {
-            acquired = waitLeft != 0 && subscriber.await(waitChannel(), waitLeft,
+            Long first = attempt.tryOnce();
+            // A re-entry that could not reach Redis tries again by itself. Among this client's waiters it would
+            // queue behind threads that wait for the very hold it has: both would wait forever.
+            while (first != null && first < 0 && isHeldByCurrentThread()) {
+                long left = waitNanos < 0 ? Long.MAX_VALUE : deadline - System.nanoTime();
+                if (left <= 0) {
+                    return false;
+                }
+                TimeUnit.NANOSECONDS.sleep(Math.min(left, options().spinInterval().toNanos()));
+                first = attempt.tryOnce();
+            }
+            long waitLeft = waitNanos < 0 ? waitNanos : Math.max(0, deadline - System.nanoTime());
+            acquired = first == null || waitLeft != 0 && subscriber.await(waitChannel(), waitLeft,
                     options().spinInterval().multipliedBy(10), attempt, onceListening(first, attempt));
             return acquired;
         } catch (JedisDataException subscriptionRefused) {
             throw new RedisRefusedException(name(), "wait", subscriptionRefused);
         } finally {
             if (!acquired) {
-                stoppedWaiting();
+                leaveIfWaiting();
             }
+        }
+    }
+
+    /**
+     * A single try ({@code tryLock()}) that finds the lock held stops waiting at once, as a timed-out
+     * wait does: a fair lock's queue must not keep a caller who already went away.
+     */
+    @Override
+    protected final boolean tryAcquireOnce(Lease lease) {
+        boolean taken = false;
+        try {
+            taken = tryAcquire(lease) == null;
+            return taken;
+        } finally {
+            if (!taken) {
+                leaveIfWaiting();
+            }
+        }
+    }
+
+    /**
+     * Tells {@link #stoppedWaiting()} unless no try can have made this thread a waiter: its client is
+     * closed (nothing was sent), or it still holds the lock (a re-entry never waits). Also after a try
+     * that threw: it may have put this thread in a fair lock's queue before its reply was lost.
+     */
+    private void leaveIfWaiting() {
+        if (!isClosed() && !isHeldByCurrentThread()) {
+            stoppedWaiting();
         }
     }
 
@@ -86,8 +111,8 @@ public class PubSubLock extends WatchdogLock {
     }
 
     /**
-     * Called on a thread whose first try found the lock held when it stops waiting without it (timed
-     * out, interrupted, or failed): nothing to undo here, since a waiter leaves no trace in Redis.
+     * Called on a thread that stops trying without the lock (found it held, timed out, interrupted, or
+     * failed): nothing to undo here, since a waiter leaves no trace in Redis.
      * Must not throw.
      */
     protected void stoppedWaiting() {
