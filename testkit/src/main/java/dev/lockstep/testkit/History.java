@@ -166,6 +166,15 @@ public final class History {
         return copy;
     }
 
+    /** The last event of {@code kind} by {@code actor}; throws when there is none. */
+    public Event last(String actor, Kind kind) {
+        List<Event> matching = events().stream().filter(e -> e.actor().equals(actor) && e.kind() == kind).toList();
+        if (matching.isEmpty()) {
+            throw new IllegalStateException("no " + kind + " by " + actor + " in the history");
+        }
+        return matching.get(matching.size() - 1);
+    }
+
     /** The timeline lanes (clients) in order of first appearance, {@link #REDIS} last. */
     public List<String> lanes() {
         Set<String> actors = new LinkedHashSet<>();

@@ -5,7 +5,6 @@ import dev.lockstep.LockOptions;
 import dev.lockstep.testkit.Actor;
 import dev.lockstep.testkit.FaultyLink;
 import dev.lockstep.testkit.History;
-import dev.lockstep.testkit.History.Event;
 import dev.lockstep.testkit.History.Kind;
 import dev.lockstep.testkit.Scenario;
 import dev.lockstep.testkit.ScenarioContext;
@@ -73,24 +72,18 @@ public final class LostReentryReply extends Scenario {
     }
 
     private static Verdict judge(History history, boolean bGotIt) {
-        long released = last(history, "A", Kind.UNLOCK).at();
+        long released = history.last("A", Kind.UNLOCK).at();
         if (!bGotIt) {
             return Verdict.violated("A unlocked its one hold at " + released / 1_000_000 + " ms, yet B could not take "
                     + "the lock in " + B_WAIT.toMillis() + " ms: the failed re-entry's count outlived A, kept alive by "
                     + "renewals.");
         }
-        long lagMillis = (last(history, "B", Kind.ACQUIRED).at() - released) / 1_000_000;
+        long lagMillis = (history.last("B", Kind.ACQUIRED).at() - released) / 1_000_000;
         if (lagMillis > PROMPTLY.toMillis()) {
             return Verdict.violated("A unlocked its one hold at " + released / 1_000_000 + " ms, but B got the lock "
                     + "only " + lagMillis + " ms later, when the lease ran out: Redis still counted the failed re-entry.");
         }
         return Verdict.held("A's unlock wrote the count A believed, so the failed re-entry left nothing behind: B got "
                 + "the lock " + lagMillis + " ms after A's unlock.");
-    }
-
-    private static Event last(History history, String actor, Kind kind) {
-        List<Event> events = history.events().stream()
-                .filter(e -> e.actor().equals(actor) && e.kind() == kind).toList();
-        return events.get(events.size() - 1);
     }
 }

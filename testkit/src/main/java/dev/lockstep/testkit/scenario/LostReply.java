@@ -6,7 +6,6 @@ import dev.lockstep.LockOptions;
 import dev.lockstep.testkit.Actor;
 import dev.lockstep.testkit.FaultyLink;
 import dev.lockstep.testkit.History;
-import dev.lockstep.testkit.History.Event;
 import dev.lockstep.testkit.History.Kind;
 import dev.lockstep.testkit.Scenario;
 import dev.lockstep.testkit.ScenarioContext;
@@ -79,12 +78,12 @@ public final class LostReply extends Scenario {
             return Verdict.violated("A's retry waited " + RETRY_WAIT.toMillis() + " ms for the lock Redis had already "
                     + "given it: a grant it never heard of, which blocks everyone, A included, until its lease ends.");
         }
-        long released = last(history, "A", Kind.UNLOCK).at();
+        long released = history.last("A", Kind.UNLOCK).at();
         if (!bGotIt) {
             return Verdict.violated("A unlocked at " + released / 1_000_000 + " ms, yet B could not take the lock in "
                     + B_WAIT.toMillis() + " ms: the lost grant's hold outlived A's unlock, kept alive by renewals.");
         }
-        long taken = last(history, "B", Kind.ACQUIRED).at();
+        long taken = history.last("B", Kind.ACQUIRED).at();
         long lagMillis = (taken - released) / 1_000_000;
         if (taken - released > PROMPTLY.toNanos()) {
             return Verdict.violated("A unlocked at " + released / 1_000_000 + " ms, but B got the lock only "
@@ -92,11 +91,5 @@ public final class LostReply extends Scenario {
         }
         return Verdict.held("A's retry took the lock afresh (the lost grant counted as its own), and B got it "
                 + lagMillis + " ms after A's unlock.");
-    }
-
-    private static Event last(History history, String actor, Kind kind) {
-        List<Event> events = history.events().stream()
-                .filter(e -> e.actor().equals(actor) && e.kind() == kind).toList();
-        return events.get(events.size() - 1);
     }
 }
