@@ -127,7 +127,13 @@ final class Calls {
                         + owner + " and Redis " + (blipEnded ? "answered again " + (step.millis()
                         - ModelRun.BLIP.toMillis()) + " ms before the wait ended" : "answered")));
             }
-            return model.settle(c, t, step.side(), holdCount(run, c, t, step.side()), false, System.nanoTime());
+            Optional<Violation> settled = model.settle(c, t, step.side(), holdCount(run, c, t, step.side()), false,
+                    System.nanoTime());
+            if (owner.refusedUnderFault != null) {
+                // "Refused" is the lock's guess when its replies were lost: Redis may have granted it all the same.
+                model.unheardGrant(c, t, step.side(), System.nanoTime());
+            }
+            return settled;
         }
         run.note(actor, Kind.NOTE, what + " -> threw, outcome unknown: " + describe(outcome));
         owner.maybeGranted();
