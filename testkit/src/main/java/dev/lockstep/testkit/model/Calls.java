@@ -120,7 +120,8 @@ final class Calls {
                 || outcome instanceof IllegalMonitorStateException) {
             run.note(actor, Kind.DENIED, what + " -> " + describe(outcome));
             boolean blipEnded = step.fault() == WireFault.BLIP && step.millis() >= ModelRun.BLIP.toMillis() + 500;
-            if (Boolean.FALSE.equals(outcome) && attempt.reentry()
+            // A hold lost during the call (its loss signalled meanwhile) is no re-entry any more.
+            if (Boolean.FALSE.equals(outcome) && attempt.reentry() && owner.surelyHolds()
                     && run.setup().claims().contains(Guarantee.REENTRANT)
                     && (step.fault() == WireFault.NONE || blipEnded)) {
                 return Optional.of(new Violation("re-entry-refused", step + " returned false although the thread holds "
