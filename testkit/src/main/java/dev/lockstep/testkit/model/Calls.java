@@ -120,14 +120,21 @@ final class Calls {
                 || outcome instanceof IllegalMonitorStateException) {
             run.note(actor, Kind.DENIED, what + " -> " + describe(outcome));
             boolean blipEnded = step.fault() == WireFault.BLIP && step.millis() >= ModelRun.BLIP.toMillis() + 500;
-            if (Boolean.FALSE.equals(outcome) && attempt.reentry()
+            // A hold lost during the call (its loss signalled meanwhile) is no re-entry any more.
+            if (Boolean.FALSE.equals(outcome) && attempt.reentry() && owner.surelyHolds()
                     && run.setup().claims().contains(Guarantee.REENTRANT)
                     && (step.fault() == WireFault.NONE || blipEnded)) {
                 return Optional.of(new Violation("re-entry-refused", step + " returned false although the thread holds "
                         + owner + " and Redis " + (blipEnded ? "answered again " + (step.millis()
                         - ModelRun.BLIP.toMillis()) + " ms before the wait ended" : "answered")));
             }
-            return model.settle(c, t, step.side(), holdCount(run, c, t, step.side()), false, System.nanoTime());
+            Optional<Violation> settled = model.settle(c, t, step.side(), holdCount(run, c, t, step.side()), false,
+                    System.nanoTime());
+            if (owner.refusedUnderFault != null) {
+                // "Refused" is the lock's guess when its replies were lost: Redis may have granted it all the same.
+                model.unheardGrant(c, t, step.side(), System.nanoTime());
+            }
+            return settled;
         }
         run.note(actor, Kind.NOTE, what + " -> threw, outcome unknown: " + describe(outcome));
         owner.maybeGranted();

@@ -33,6 +33,14 @@ public enum KnownHistories {
             new Step(Kind.CONTEND, 0, 1, Side.WRITE, 3000, WireFault.NONE),
             call(Kind.TRY_LOCK_WAIT, Side.WRITE, 1200, WireFault.BLIP)),
 
+    /**
+     * A tryLock() refused while another holds: once the holder unlocks, the lock must be free for
+     * others within one lease, not kept for the refused caller's place in a queue.
+     */
+    REFUSED_TRY_LOCK_LEAVES_NOTHING_BEHIND(false,
+            call(Kind.TRY_LOCK, Side.WRITE, 0, WireFault.NONE),
+            new Step(Kind.TRY_LOCK, 1, 0, Side.WRITE, 0, WireFault.NONE)),
+
     /** The read side's forceUnlock while a writer holds: the writer's hold is not the read lock's to delete. */
     READ_FORCE_UNLOCK_BESIDE_WRITER(true,
             call(Kind.LOCK, Side.WRITE, 200, WireFault.NONE),

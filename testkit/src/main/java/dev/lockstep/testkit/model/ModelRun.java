@@ -8,10 +8,12 @@ import dev.lockstep.ReadWriteDistLock;
 import dev.lockstep.testkit.FaultyLink;
 import dev.lockstep.testkit.History;
 import dev.lockstep.testkit.History.Kind;
+import dev.lockstep.testkit.NodeConfig;
 import dev.lockstep.testkit.RedisFixture;
 import dev.lockstep.testkit.RedisNode;
 import dev.lockstep.testkit.ScenarioContext;
 import dev.lockstep.testkit.Stage;
+import dev.lockstep.testkit.Timeline;
 import dev.lockstep.testkit.model.Step.Side;
 import dev.lockstep.testkit.model.Step.WireFault;
 import dev.lockstep.testkit.resource.RedisStock;
@@ -147,14 +149,14 @@ public final class ModelRun {
             violation = finish();
         }
         violation.ifPresent(v -> log.add("VIOLATION " + v));
-        String timeline = String.join("\n", log) + "\n\n" + dev.lockstep.testkit.Timeline.render(history);
+        String timeline = String.join("\n", log) + "\n\n" + Timeline.render(history);
         return new Result(steps, played, violation, timeline);
     }
 
     private void start() {
         List<RedisNode> nodes = context.nodes();
         if (setup.fenced()) {
-            stock = new RedisStock(context.startNode(dev.lockstep.testkit.NodeConfig.defaults()).newClient());
+            stock = new RedisStock(context.startNode(NodeConfig.defaults()).newClient());
             stock.stock(ITEM, 100);
         }
         for (int c = 0; c < CLIENTS; c++) {

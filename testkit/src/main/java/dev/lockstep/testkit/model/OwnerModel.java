@@ -73,8 +73,16 @@ final class OwnerModel {
         shift(-1);
     }
 
+    /**
+     * Lock calls that threw since the owner last held nothing: Redis may count each once more than
+     * the owner does, until its last unlock ({@code Guarantee.RETRY_SAFE}: "the grant it left behind
+     * ends with the caller's last unlock").
+     */
+    int unheardGrants;
+
     /** A lock call threw: Redis may or may not have granted it, so both counts stay possible. */
     void maybeGranted() {
+        unheardGrants++;
         TreeSet<Integer> moved = new TreeSet<>();
         possible.forEach(p -> moved.add(p + 1));
         possible.addAll(moved);
@@ -95,6 +103,7 @@ final class OwnerModel {
         possible.add(count);
         unlockThrew = false;
         if (count == 0) {
+            unheardGrants = 0;
             fixedLeaseEnd = 0;
             mixedLease = false;
         }

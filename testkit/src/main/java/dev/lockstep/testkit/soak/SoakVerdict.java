@@ -23,6 +23,9 @@ import java.util.stream.Collectors;
  * @param errors         lock calls that failed (Redis did not answer in time)
  * @param gaveUp         waits that ended without the lock
  * @param losses         holds the clients were told they lost
+ * @param reentries      re-entries granted to a holder (each ended by a second unlock)
+ * @param forced         {@code forceUnlock} calls by workers
+ * @param interrupted    waits ended by a sibling thread's interrupt
  * @param overlaps       two actors inside the same lock at once, described
  * @param stuck          lock keys left a lease after every client stopped, described
  * @param keysWithoutTtl lock keys seen without a TTL, over every sample
@@ -31,7 +34,8 @@ import java.util.stream.Collectors;
  * @param worstWakeUps   the slowest wake-ups, described with the fault that was active, if any
  */
 public record SoakVerdict(Stage stage, Soak.Settings settings, Map<Fault, Integer> faultCounts, int acquisitions,
-                          int errors, int gaveUp, int losses, List<String> overlaps, List<String> stuck, long keysWithoutTtl,
+                          int errors, int gaveUp, int losses, int reentries, int forced, int interrupted,
+                          List<String> overlaps, List<String> stuck, long keysWithoutTtl,
                           List<Long> wakeUps, List<Long> quietWakeUps, List<String> worstWakeUps) {
 
     /** A fault as injected: what, and from when to when (nanoTime). */
@@ -73,6 +77,9 @@ public record SoakVerdict(Stage stage, Soak.Settings settings, Map<Fault, Intege
         int errors = (int) events.stream().filter(e -> e.kind() == Kind.ERROR).count();
         int gaveUp = (int) events.stream().filter(e -> e.kind() == Kind.DENIED).count();
         int losses = (int) events.stream().filter(e -> e.kind() == Kind.LOST).count();
+        int reentries = (int) events.stream().filter(e -> e.kind() == Kind.REENTERED && e.detail().isEmpty()).count();
+        int forced = (int) events.stream().filter(e -> e.kind() == Kind.FORCED).count();
+        int interrupted = (int) events.stream().filter(e -> e.kind() == Kind.INTERRUPTED).count();
         List<String> overlaps = new ArrayList<>();
         List<Slow> slow = new ArrayList<>();
         Map<String, List<SoakEvent>> byLock = events.stream().filter(e -> !e.lock().equals("-"))
@@ -86,7 +93,8 @@ public record SoakVerdict(Stage stage, Soak.Settings settings, Map<Fault, Intege
                 .map(Slow::toString).toList();
         List<Long> wakeUps = slow.stream().map(Slow::nanos).toList();
         List<Long> quiet = slow.stream().filter(Slow::quiet).map(Slow::nanos).toList();
-        return new SoakVerdict(stage, settings, faultCounts, acquisitions, errors, gaveUp, losses, overlaps, stuck,
+        return new SoakVerdict(stage, settings, faultCounts, acquisitions, errors, gaveUp, losses, reentries, forced,
+                interrupted, overlaps, stuck,
                 keysWithoutTtl, wakeUps, quiet, worst);
     }
 

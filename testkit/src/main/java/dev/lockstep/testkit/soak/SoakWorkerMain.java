@@ -11,10 +11,10 @@ import java.io.BufferedReader;
 import java.io.InputStreamReader;
 import java.nio.charset.StandardCharsets;
 import java.time.Duration;
-import java.util.ArrayList;
 import java.util.Arrays;
 import java.util.List;
 import java.util.Random;
+import java.util.concurrent.CopyOnWriteArrayList;
 import java.util.concurrent.TimeUnit;
 import redis.clients.jedis.HostAndPort;
 import redis.clients.jedis.RedisClient;
@@ -65,7 +65,7 @@ public final class SoakWorkerMain {
             locks.get(name).onLeaseLost(loss -> SoakEvent.print(client + "/" + loss.threadId(), SoakEvent.Kind.LOST,
                     name, loss.reason()));
         }
-        List<Thread> workers = new java.util.concurrent.CopyOnWriteArrayList<>();
+        List<Thread> workers = new CopyOnWriteArrayList<>();
         for (int i = 0; i < threads; i++) {
             Random random = new Random(seed * 31 + i);
             Thread worker = new Thread(() -> work(locks, client, names, random, workers), client + "-w" + i);
