@@ -188,8 +188,11 @@ final class Calls {
         boolean writerHolds = !run.holders(-1).stream()
                 .filter(h -> h[2] == Side.WRITE.ordinal()).toList().isEmpty();
         // The read side's forceUnlock ends reads only: a writer's hold is not the read lock's to delete (Redisson's rule).
+        // An acquisition still under way is no victim: its grant may come after the force (the force freed the lock).
         List<int[]> victims = step.side() == Side.READ && run.setup().readWrite() && writerHolds ? List.of()
-                : run.holders(-1);
+                : run.holders(-1).stream().filter(v -> !model.owner(v[0], v[1], Side.values()[v[2]]).inFlight).toList();
+        List<int[]> underWay = run.holders(-1).stream()
+                .filter(v -> model.owner(v[0], v[1], Side.values()[v[2]]).inFlight).toList();
         Object outcome = run.call(step.client(), step.thread(), lock::forceUnlock, DEADLINE);
         long now = System.nanoTime();
         run.note(actor, Kind.NOTE, step + " -> " + describe(outcome));
@@ -200,6 +203,8 @@ final class Calls {
             return Optional.empty();
         }
         victims.forEach(v -> model.lost(v[0], v[1], Side.values()[v[2]], now, ModelRun.SLACK.toNanos()));
+        // Granted just before the force, such a hold is gone unannounced until its next renewal looks.
+        underWay.forEach(v -> model.owner(v[0], v[1], Side.values()[v[2]]).shakenUntil = now + model.leaseNanos());
         return run.awaitTold(victims, "lost its hold to " + step);
     }
 

@@ -41,6 +41,17 @@ public enum KnownHistories {
             call(Kind.TRY_LOCK, Side.WRITE, 0, WireFault.NONE),
             new Step(Kind.TRY_LOCK, 1, 0, Side.WRITE, 0, WireFault.NONE)),
 
+    /**
+     * A forceUnlock frees the lock while a waiter's call is under way, and the waiter takes it: a live
+     * hold, renewed, that another thread of its client then waits for (the model once counted that
+     * grant as one the force had ended, and expected its field gone).
+     */
+    FORCE_UNLOCK_BEFORE_A_WAITERS_GRANT(false,
+            new Step(Kind.TRY_LOCK_WAIT, 1, 1, Side.WRITE, 278, WireFault.NONE),
+            new Step(Kind.CONTEND, 0, 1, Side.WRITE, 455, WireFault.NONE),
+            new Step(Kind.FORCE_UNLOCK, 2, 0, Side.WRITE, 0, WireFault.NONE),
+            call(Kind.LOCK, Side.WRITE, 200, WireFault.NONE)),
+
     /** The read side's forceUnlock while a writer holds: the writer's hold is not the read lock's to delete. */
     READ_FORCE_UNLOCK_BESIDE_WRITER(true,
             call(Kind.LOCK, Side.WRITE, 200, WireFault.NONE),
