@@ -38,9 +38,8 @@ import redis.clients.jedis.exceptions.JedisDataException;
 final class QuorumLock extends AbstractDistLock {
 
     private static final LuaScript LOCK = LuaScript.load(QuorumLock.class, "lock.lua");
-    private static final LuaScript UNLOCK = LuaScript.load(ReentrantHashLocks.class, "unlock-and-publish.lua");
+    private static final LuaScript UNLOCK = LuaScript.load(WatchdogLocks.class, "unlock-counted.lua");
     private static final LuaScript UNDO = LuaScript.load(QuorumLock.class, "undo.lua");
-    private static final LuaScript FORGET = LuaScript.load(QuorumLock.class, "forget.lua");
     /** How many node timeouts of rounds without a quorum of answers an acquisition sits out before failing. */
     private static final int UNANSWERED_ROUNDS = 10;
     private static final LuaScript RENEW = LuaScript.load(WatchdogLocks.class, "renew.lua");
@@ -75,9 +74,9 @@ final class QuorumLock extends AbstractDistLock {
     private Long tryAcquire(Lease lease) {
         long sent = System.nanoTime();
         String owner = threadOwner();
-        boolean reentry = holds.isHeld();
+        int held = holds.depth();
         List<Reply> replies = fanOut.ask(new Request(owner, LOCK, List.of(key()),
-                List.of(Long.toString(lease.millis()), owner, reentry ? "0" : "1")), WhenLate.DROP);
+                List.of(Long.toString(lease.millis()), owner, Integer.toString(held))), WhenLate.DROP);
         int granted = count(replies, r -> r.answered() && r.value() == null);
         // RedLock's validity, lease - elapsed - (1% + 2 ms), must be positive; the holder's own deadline keeps
         // stage 4's wider margin (5% + 2 ms), so that is the bar: a hold already past it would be lost at once.
@@ -86,12 +85,12 @@ final class QuorumLock extends AbstractDistLock {
                 holds.acquired(sent, lease, () -> renew(owner, lease.millis()));
             } catch (IllegalStateException closed) {
                 // The client closed while the round ran: nobody would renew or release these grants.
-                undo(replies, owner, reentry);
+                undo(replies, owner, held);
                 throw closed;
             }
             return null;
         }
-        undo(replies, owner, reentry);
+        undo(replies, owner, held);
         List<Throwable> refusals = replies.stream().map(Reply::failure)
                 .filter(Patience::refused).toList();
         if (refusals.size() > fanOut.size() - client.quorum()) {
@@ -127,16 +126,16 @@ final class QuorumLock extends AbstractDistLock {
     }
 
     /**
-     * Takes back what a failed round may have granted: on nodes that granted, and on silent ones
-     * unless this was a re-entry. Quietly: announcing these non-releases would wake rivals into
-     * another split round, and those into another, while the winner holds the lock. A silent node
-     * gets its undo queued behind the request it has not answered, and nobody waits for it.
+     * Takes back what a failed round may have granted: the count goes back to {@code held} on nodes
+     * that granted, and on silent ones unless this was a re-entry (the thread's next call writes its
+     * count there anyway). A silent node gets its undo queued behind the request it has not answered,
+     * and nobody waits for it. Quietly: announcing these non-releases would wake rivals into another
+     * split round, and those into another, while the winner holds the lock.
      */
-    private void undo(List<Reply> replies, String owner, boolean reentry) {
-        List<Boolean> which = replies.stream()
-                .map(reply -> reply.answered() ? reply.value() == null : !reentry)
+    private void undo(List<Reply> replies, String owner, int held) {
+        List<Boolean> which = replies.stream().map(reply -> reply.answered() ? reply.value() == null : held == 0)
                 .toList();
-        fanOut.tell(which, new Request(owner, UNDO, List.of(key()), List.of(owner)));
+        fanOut.tell(which, new Request(owner, UNDO, List.of(key()), List.of(owner, Integer.toString(held))));
     }
 
     /** A renewal round: true when a quorum renewed, false when a quorum can no longer be ours; else unknown (throws). */
@@ -201,27 +200,24 @@ final class QuorumLock extends AbstractDistLock {
 
     @Override
     protected void release() {
-        holds.releasing();
+        // The count is kept here, and written to every node: with one node's key lost and another stalled,
+        // the replies of an inner unlock could not tell it from the last one, and a late grant's extra
+        // count on a node is put right by the next call.
+        int held = holds.releasing();
+        if (held == 0) {
+            throw new IllegalMonitorStateException("lock '" + name() + "' is not held by this thread");
+        }
         String owner = threadOwner();
-        // The count is kept here, not read from the nodes: with one node's key lost and another stalled, the
-        // replies of an inner unlock cannot tell it from the last one.
-        boolean lastHold = holds.depth() <= 1;
         List<Reply> replies = List.of();
         try {
             replies = fanOut.ask(new Request(owner, UNLOCK, List.of(key(), channel),
-                    List.of(owner, ReentrantHashLocks.RELEASED)), WhenLate.SEND);
+                    List.of(owner, ReentrantHashLocks.RELEASED, Integer.toString(held))), WhenLate.SEND);
         } finally {
-            holds.released(lastHold);
+            holds.released(held == 1);
         }
         if (count(replies, Reply::answered) < client.quorum()) {
             throw new JedisConnectionException("unlock reached only " + count(replies, Reply::answered) + " of "
                     + fanOut.size() + " nodes; the others let the lock expire with its lease");
-        }
-        if (lastHold) {
-            // The last hold: a node that still counts one (a stray late grant) must not keep it.
-            fanOut.tell(replies.stream().map(r -> Long.valueOf(0).equals(r.value())).toList(),
-                    new Request(owner, FORGET, List.of(key(), channel),
-                            List.of(owner, ReentrantHashLocks.RELEASED)));
         }
         if (count(replies, r -> r.value() instanceof Long) == 0) {
             throw new IllegalMonitorStateException("lock '" + name() + "' is not held by this thread");

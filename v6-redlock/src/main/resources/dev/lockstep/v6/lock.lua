@@ -1,19 +1,15 @@
--- Stage 4's lock script on one of several masters, telling a refused caller who holds the node.
--- KEYS[1] the lock hash; ARGV[1] lease in ms; ARGV[2] the owner field;
--- ARGV[3] '1' when the caller holds nothing (a leftover field of its own is taken over at count 1),
--- '0' for a re-entry (count + 1).
--- Returns nil when taken (lease reset), else {remaining PTTL in ms, the holder's field}:
+-- Stage 4's lock script on one of several masters (the count written is the client's), telling a
+-- refused caller who holds the node. A node that lost the key (a restart) takes a re-entry afresh:
+-- the quorum, not one node, says whether the hold stands.
+-- KEYS[1] the lock hash; ARGV[1] lease in ms; ARGV[2] the owner field; ARGV[3] the caller's holds before this call.
+-- Returns nil when taken, else {remaining PTTL in ms, the holder's field}:
 -- one holder refusing on a quorum of nodes is a real holder; less is a split vote or a round in flight.
 if redis.call('exists', KEYS[1]) == 0 or redis.call('hexists', KEYS[1], ARGV[2]) == 1 then
     -- A re-entry never shortens the lease: the holder's deadline is the longer one. PEXPIRE first (on
     -- a missing key it changes nothing): a rule without it is refused before anything is written.
-    local lease = ARGV[3] == '1' and tonumber(ARGV[1]) or math.max(redis.call('pttl', KEYS[1]), tonumber(ARGV[1]))
+    local lease = math.max(redis.call('pttl', KEYS[1]), tonumber(ARGV[1]))
     redis.call('pexpire', KEYS[1], lease)
-    if ARGV[3] == '1' then
-        redis.call('hset', KEYS[1], ARGV[2], 1)
-    else
-        redis.call('hincrby', KEYS[1], ARGV[2], 1)
-    end
+    redis.call('hset', KEYS[1], ARGV[2], tonumber(ARGV[3]) + 1)
     redis.call('pexpire', KEYS[1], lease)
     return nil
 end

@@ -59,8 +59,10 @@ public interface CallFaults {
         try (ScenarioContext context = new ScenarioContext(stage, fixture());
              LockThread holder = new LockThread("holder"); LockThread waiter = new LockThread("waiter")) {
             List<FaultyLink> links = context.links();
+            // Stage 6 rides out rounds without a quorum for ten node timeouts: enough to reconnect after the heal.
             DistLock lock = context.actorBehind("A", links, ScenarioContext.leaseOptions(Duration.ofSeconds(6))
-                    .withSpinInterval(Duration.ofMillis(300))).locks().get("reentered");
+                    .withSpinInterval(Duration.ofMillis(300)).withNodeTimeout(Duration.ofMillis(500)))
+                    .locks().get("reentered");
             assertTrue(holder.call(() -> lock.tryLock(Duration.ZERO, null)));
             Future<Boolean> waiting = waiter.submit(() -> lock.tryLock(WAIT.multipliedBy(2), null));
             Await.until("the waiter listens on a release channel", WAIT, () -> listening(context.nodes()));

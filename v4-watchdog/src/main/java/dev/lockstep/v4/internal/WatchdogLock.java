@@ -204,12 +204,16 @@ public class WatchdogLock extends AbstractDistLock {
 
     /**
      * Ends one hold, whatever Redis answers: a call that failed may have run, and the thread's next
-     * call writes its count anyway. A thread that holds nothing here still gives back a field of its
-     * own it finds (a grant whose reply was lost), as one hold.
+     * call writes its count anyway. A thread that holds nothing here is refused, as a non-owner is;
+     * it first gives back a field of its own it may find (a grant whose reply was lost).
      */
     @Override
     protected final void release() {
-        int held = Math.max(1, holds.releasing());
+        int held = holds.releasing();
+        if (held == 0) {
+            giveBackQuietly(threadOwner());
+            throw new IllegalMonitorStateException("lock '" + name() + "' is not held by this thread");
+        }
         boolean notTheOwner = false;
         try {
             notTheOwner = unlockScript(threadOwner(), held) == null;
