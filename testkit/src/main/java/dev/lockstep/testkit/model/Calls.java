@@ -27,6 +27,10 @@ import redis.clients.jedis.RedisClient;
  */
 final class Calls {
 
+    /** The fair lock's default waiter timeout ({@code FairLocks.DEFAULT_WAITER_TIMEOUT}), which its stage opens with. */
+    private static final Duration FAIR_WAITER_TIMEOUT = Duration.ofSeconds(5);
+
+
     private static final Duration DEADLINE = Duration.ofSeconds(10);
 
     private Calls() {
@@ -202,6 +206,10 @@ final class Calls {
             }
             return Optional.empty();
         }
+        if (Boolean.FALSE.equals(outcome)) {
+            // Nothing deleted: no lock, or (a read-write lock) one held in the other side's mode.
+            victims = List.of();
+        }
         victims.forEach(v -> model.lost(v[0], v[1], Side.values()[v[2]], now, ModelRun.SLACK.toNanos()));
         // Granted just before the force, such a hold is gone unannounced until its next renewal looks.
         underWay.forEach(v -> model.owner(v[0], v[1], Side.values()[v[2]]).shakenUntil = now + model.leaseNanos());
@@ -234,14 +242,20 @@ final class Calls {
         }
     }
 
-    /** A fresh client must take the lock within one lease, once every owner unlocked or died. */
+    /**
+     * A fresh client must take the lock within one lease, once every owner unlocked or died. A fair
+     * lock's queue keeps a waiter that could not leave it (its request to leave went unanswered) until
+     * the waiter's timeout passes, as it keeps a dead waiter: its lesson's bound, one waiter timeout more.
+     */
     static Optional<Violation> probe(ModelRun run, List<RedisNode> nodes, ModelRun.Setup setup, String name) {
         List<RedisClient> clients = nodes.stream().map(RedisNode::newClient).toList();
         LockOptions options = ScenarioContext.leaseOptions(setup.lease());
+        Duration bound = Duration.ofNanos(run.model().leaseNanos())
+                .plus(setup.claims().contains(Guarantee.FAIR_ORDER) ? FAIR_WAITER_TIMEOUT : Duration.ZERO);
         try (Locks locks = setup.stage().open(clients, options)) {
             DistLock lock = locks.get(name);
             long start = System.nanoTime();
-            boolean taken = lock.tryLock(Duration.ofNanos(run.model().leaseNanos()), null);
+            boolean taken = lock.tryLock(bound, null);
             run.note("probe", Kind.NOTE, "a fresh client " + (taken ? "took" : "could not take") + " the lock after "
                     + (System.nanoTime() - start) / 1_000_000 + " ms");
             if (taken) {
@@ -249,7 +263,7 @@ final class Calls {
                 return Optional.empty();
             }
             return Optional.of(new Violation("not-free", "every owner unlocked or died, yet a fresh client could not "
-                    + "take the lock within one lease: " + RedisView.read(nodes, name)));
+                    + "take the lock within " + bound.toMillis() + " ms: " + RedisView.read(nodes, name)));
         } catch (InterruptedException e) {
             Thread.currentThread().interrupt();
             return Optional.empty();

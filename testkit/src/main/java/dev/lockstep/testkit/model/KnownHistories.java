@@ -57,6 +57,11 @@ public enum KnownHistories {
             call(Kind.LOCK, Side.WRITE, 200, WireFault.NONE),
             new Step(Kind.FORCE_UNLOCK, 1, 0, Side.READ, 0, WireFault.NONE)),
 
+    /** The write side's forceUnlock while a reader holds: the reader's hold is not the write lock's to delete. */
+    WRITE_FORCE_UNLOCK_BESIDE_READER(true,
+            call(Kind.LOCK, Side.READ, 200, WireFault.NONE),
+            new Step(Kind.FORCE_UNLOCK, 1, 0, Side.WRITE, 0, WireFault.NONE)),
+
     /** A read hold with a fixed lease beside a watchdog reader: it must end with its lease, not be renewed. */
     FIXED_READ_LEASE_BESIDE_RENEWED_READER(true,
             call(Kind.TRY_LOCK_LEASE, Side.READ, 300, WireFault.NONE),
