@@ -189,12 +189,9 @@ final class Calls {
     static Optional<Violation> forceUnlock(ModelRun run, Step step, String actor) {
         ReferenceModel model = run.model();
         DistLock lock = run.lockOf(step.client(), step.side());
-        boolean writerHolds = !run.holders(-1).stream()
-                .filter(h -> h[2] == Side.WRITE.ordinal()).toList().isEmpty();
-        // The read side's forceUnlock ends reads only: a writer's hold is not the read lock's to delete (Redisson's rule).
         // An acquisition still under way is no victim: its grant may come after the force (the force freed the lock).
-        List<int[]> victims = step.side() == Side.READ && run.setup().readWrite() && writerHolds ? List.of()
-                : run.holders(-1).stream().filter(v -> !model.owner(v[0], v[1], Side.values()[v[2]]).inFlight).toList();
+        List<int[]> holders = run.holders(-1).stream()
+                .filter(v -> !model.owner(v[0], v[1], Side.values()[v[2]]).inFlight).toList();
         List<int[]> underWay = run.holders(-1).stream()
                 .filter(v -> model.owner(v[0], v[1], Side.values()[v[2]]).inFlight).toList();
         Object outcome = run.call(step.client(), step.thread(), lock::forceUnlock, DEADLINE);
@@ -206,10 +203,11 @@ final class Calls {
             }
             return Optional.empty();
         }
-        if (Boolean.FALSE.equals(outcome)) {
-            // Nothing deleted: no lock, or (a read-write lock) one held in the other side's mode.
-            victims = List.of();
-        }
+        // Nothing deleted: no lock, or (a read-write lock) one held in the other side's mode. A read side that
+        // deleted found the lock in read mode: its readers lose their holds (Redisson's rule), and no writer held it.
+        List<int[]> victims = Boolean.FALSE.equals(outcome) ? List.of()
+                : step.side() == Side.READ && run.setup().readWrite()
+                ? holders.stream().filter(v -> v[2] == Side.READ.ordinal()).toList() : holders;
         victims.forEach(v -> model.lost(v[0], v[1], Side.values()[v[2]], now, ModelRun.SLACK.toNanos()));
         // Granted just before the force, such a hold is gone unannounced until its next renewal looks.
         underWay.forEach(v -> model.owner(v[0], v[1], Side.values()[v[2]]).shakenUntil = now + model.leaseNanos());
