@@ -102,23 +102,29 @@ public record SoakVerdict(Stage stage, Soak.Settings settings, Map<Fault, Intege
      * Critical sections, ENTER to EXIT (or the client's crash), of different actors that overlap. A
      * {@code forceUnlock} deletes a hold its holder learns of at its next renewal: the holder's
      * section is excused for one lease after it, and counts again if the holder is still inside then.
+     * That holds for a hold granted before the force ended whose worker entered only after it, too.
      */
     private static List<String> overlaps(String lock, List<SoakEvent> onLock, List<SoakEvent> crashes, long lease) {
-        record Section(String actor, long from, long to) {
+        // granted: when the worker heard its hold was granted, which may be well before it printed ENTER.
+        record Section(String actor, long granted, long from, long to) {
         }
         List<Section> sections = new ArrayList<>();
         Map<String, Long> open = new HashMap<>();
+        Map<String, Long> granted = new HashMap<>();
         for (SoakEvent e : onLock) {
-            if (e.kind() == Kind.ENTER) {
+            if (e.kind() == Kind.ACQUIRED) {
+                granted.put(e.actor(), e.at());
+            } else if (e.kind() == Kind.ENTER) {
                 open.put(e.actor(), e.at());
             } else if (e.kind() == Kind.EXIT && open.containsKey(e.actor())) {
-                sections.add(new Section(e.actor(), open.remove(e.actor()), e.at()));
+                long from = open.remove(e.actor());
+                sections.add(new Section(e.actor(), granted.getOrDefault(e.actor(), from), from, e.at()));
             }
         }
         open.forEach((actor, from) -> {
             long crashedAt = crashes.stream().filter(c -> actor.startsWith(c.actor() + "/") && c.at() > from)
                     .mapToLong(SoakEvent::at).min().orElse(Long.MAX_VALUE);
-            sections.add(new Section(actor, from, crashedAt));
+            sections.add(new Section(actor, granted.getOrDefault(actor, from), from, crashedAt));
         });
         for (SoakEvent forced : onLock) {
             if (forced.kind() != Kind.FORCED) {
@@ -126,11 +132,14 @@ public record SoakVerdict(Stage stage, Soak.Settings settings, Map<Fault, Intege
             }
             List<Section> cut = new ArrayList<>();
             for (Section s : sections) {
-                if (s.from() < forced.at() && s.to() > forced.at()) {
-                    cut.add(new Section(s.actor(), s.from(), forced.at()));
+                // A hold granted before the force ended may be the one it deleted, even if its worker entered after.
+                if (s.granted() < forced.at() && s.to() > forced.at()) {
+                    if (s.from() < forced.at()) {
+                        cut.add(new Section(s.actor(), s.granted(), s.from(), forced.at()));
+                    }
                     if (s.to() > forced.at() + lease) {
                         cut.add(new Section(s.actor() + " (not told of " + forced.actor() + "'s forceUnlock)",
-                                forced.at() + lease, s.to()));
+                                s.granted(), Math.max(s.from(), forced.at() + lease), s.to()));
                     }
                 } else {
                     cut.add(s);
