@@ -252,8 +252,9 @@ final class ReferenceModel {
         }
         int expected = owner.settled();
         boolean fixedEnding = owner.fixedLeaseEnd > 0 && now > owner.fixedLeaseEnd - ModelRun.SLACK.toNanos();
-        if (expected < 0 || holdCount < 0 || owner.shakenUntil > now || owner.beliefUnknown || fixedEnding
-                || owner.mixedLease) {
+        // A fault on the owner's own call (its renewals' replies were lost too) may rightly cost it the hold.
+        if (expected < 0 || holdCount < 0 || owner.shakenUntil > now || owner.exposedUntil > now || owner.beliefUnknown
+                || fixedEnding || owner.mixedLease) {
             return;
         }
         if (holdCount != expected || held != (expected > 0)) {
