@@ -39,9 +39,8 @@ public final class SoakWorkerMain {
 
     private static final Duration WAIT = Duration.ofSeconds(5);
     private static final long SLICE_MILLIS = 5;
-    /** Per round, the chance a holder re-enters, that a worker force-unlocks a lock, that it interrupts a sibling. */
+    /** Per round, the chance a holder re-enters, that a worker interrupts a sibling. */
     private static final double REENTER = 0.25;
-    private static final double FORCE_UNLOCK = 0.01;
     private static final double INTERRUPT = 0.02;
 
     private static volatile boolean stopping;
@@ -92,9 +91,6 @@ public final class SoakWorkerMain {
         while (!stopping) {
             String name = names.get(random.nextInt(names.size()));
             DistLock lock = locks.get(name);
-            if (random.nextDouble() < FORCE_UNLOCK) {
-                forceUnlock(me, name, lock);
-            }
             if (random.nextDouble() < INTERRUPT) {
                 Thread sibling = siblings.get(random.nextInt(siblings.size()));
                 if (sibling != Thread.currentThread()) {
@@ -134,15 +130,6 @@ public final class SoakWorkerMain {
         } catch (LockException | InterruptedException e) {
             SoakEvent.print(me, SoakEvent.Kind.REENTERED, name, since, "failed: " + e.getMessage());
             return false;
-        }
-    }
-
-    private static void forceUnlock(String me, String name, DistLock lock) {
-        long since = System.nanoTime();
-        try {
-            SoakEvent.print(me, SoakEvent.Kind.FORCED, name, since, lock.forceUnlock() ? "deleted" : "nothing held");
-        } catch (LockException e) {
-            SoakEvent.print(me, SoakEvent.Kind.ERROR, name, since, "forceUnlock: " + e.getMessage());
         }
     }
 
