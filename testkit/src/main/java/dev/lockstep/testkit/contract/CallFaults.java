@@ -57,6 +57,9 @@ public interface CallFaults {
         Stage stage = stage();
         assumeTrue(stage.claims().contains(Guarantee.REENTRANT) && stage.claims().contains(Guarantee.EFFICIENT_WAIT),
                 "only a reentrant lock whose waiters sleep on a channel can queue a re-entry behind them");
+        // Over several nodes, when the retry meets the waiter hangs on how the nodes' lanes drain after the
+        // fault: ModelTest's known history REENTRY_BEHIND_OWN_WAITER plays the story on stage 6.
+        assumeTrue(!stage.multiNode(), "stage 6 plays it as a known history of its ModelTest");
         try (ScenarioContext context = new ScenarioContext(stage, fixture());
              LockThread holder = new LockThread("holder"); LockThread waiter = new LockThread("waiter")) {
             List<FaultyLink> links = context.links();
