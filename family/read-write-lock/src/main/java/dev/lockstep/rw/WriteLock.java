@@ -68,6 +68,20 @@ final class WriteLock extends PubSubLock implements ReadWriteDistLock {
         return readLock.forceUnlockIn("write");
     }
 
+    /**
+     * A lost write hold is given back at once: the owner's reads renew the hash, and would keep
+     * its write field, and every other writer out, past the write's own lease. If Redis is out of
+     * reach, the reads' lease ends it.
+     */
+    @Override
+    protected void undoLostHold(String owner) {
+        try {
+            unlockScript(owner, 1);
+        } catch (RuntimeException unreachable) {
+            // The hash's lease ends it.
+        }
+    }
+
     /** The read side's renewal, checking this owner's write: a writer that downgraded renews its reads too. */
     @Override
     protected boolean renew(String owner, long leaseMillis) {

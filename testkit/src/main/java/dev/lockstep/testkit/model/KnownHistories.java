@@ -66,6 +66,15 @@ public enum KnownHistories {
     FIXED_READ_LEASE_BESIDE_RENEWED_READER(true,
             call(Kind.TRY_LOCK_LEASE, Side.READ, 300, WireFault.NONE),
             new Step(Kind.LOCK, 1, 0, Side.READ, 200, WireFault.NONE),
+            new Step(Kind.WAIT, 0, 0, Side.WRITE, 1500, WireFault.NONE)),
+
+    /**
+     * A writer with a fixed lease takes a read too (renewed by the watchdog): its write must end with
+     * its lease, not live on in the hash its read renews.
+     */
+    FIXED_WRITE_LEASE_BESIDE_OWN_RENEWED_READ(true,
+            call(Kind.TRY_LOCK_LEASE, Side.WRITE, 300, WireFault.NONE),
+            call(Kind.LOCK, Side.READ, 200, WireFault.NONE),
             new Step(Kind.WAIT, 0, 0, Side.WRITE, 1500, WireFault.NONE));
 
     private final boolean readSide;

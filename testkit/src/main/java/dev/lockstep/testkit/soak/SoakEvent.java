@@ -20,8 +20,6 @@ record SoakEvent(long at, long since, String actor, Kind kind, String lock, Stri
         READY, ACQUIRED, DENIED, ERROR, ENTER, EXIT, UNLOCKED, UNLOCK_FAILED, LOST, STOPPED, CRASHED,
         /** A re-entry of a hold the worker has: granted, or not (detail). */
         REENTERED,
-        /** A worker deleted a lock whoever held it ({@code forceUnlock}): its holder is inside until told. */
-        FORCED,
         /** A worker's wait was interrupted by a sibling thread: it holds nothing. */
         INTERRUPTED
     }

@@ -24,7 +24,6 @@ import java.util.stream.Collectors;
  * @param gaveUp         waits that ended without the lock
  * @param losses         holds the clients were told they lost
  * @param reentries      re-entries granted to a holder (each ended by a second unlock)
- * @param forced         {@code forceUnlock} calls by workers
  * @param interrupted    waits ended by a sibling thread's interrupt
  * @param overlaps       two actors inside the same lock at once, described
  * @param stuck          lock keys left a lease after every client stopped, described
@@ -34,7 +33,7 @@ import java.util.stream.Collectors;
  * @param worstWakeUps   the slowest wake-ups, described with the fault that was active, if any
  */
 public record SoakVerdict(Stage stage, Soak.Settings settings, Map<Fault, Integer> faultCounts, int acquisitions,
-                          int errors, int gaveUp, int losses, int reentries, int forced, int interrupted,
+                          int errors, int gaveUp, int losses, int reentries, int interrupted,
                           List<String> overlaps, List<String> stuck, long keysWithoutTtl,
                           List<Long> wakeUps, List<Long> quietWakeUps, List<String> worstWakeUps) {
 
@@ -78,7 +77,6 @@ public record SoakVerdict(Stage stage, Soak.Settings settings, Map<Fault, Intege
         int gaveUp = (int) events.stream().filter(e -> e.kind() == Kind.DENIED).count();
         int losses = (int) events.stream().filter(e -> e.kind() == Kind.LOST).count();
         int reentries = (int) events.stream().filter(e -> e.kind() == Kind.REENTERED && e.detail().isEmpty()).count();
-        int forced = (int) events.stream().filter(e -> e.kind() == Kind.FORCED).count();
         int interrupted = (int) events.stream().filter(e -> e.kind() == Kind.INTERRUPTED).count();
         List<String> overlaps = new ArrayList<>();
         List<Slow> slow = new ArrayList<>();
@@ -86,73 +84,42 @@ public record SoakVerdict(Stage stage, Soak.Settings settings, Map<Fault, Intege
                 .collect(Collectors.groupingBy(SoakEvent::lock));
         List<SoakEvent> crashes = events.stream().filter(e -> e.kind() == Kind.CRASHED).toList();
         byLock.forEach((lock, onLock) -> {
-            overlaps.addAll(overlaps(lock, onLock, crashes, settings.lease().toNanos()));
+            overlaps.addAll(overlaps(lock, onLock, crashes));
             wakeUps(lock, onLock, faults, slow);
         });
         List<String> worst = slow.stream().sorted(Comparator.comparingLong(Slow::nanos).reversed()).limit(5)
                 .map(Slow::toString).toList();
         List<Long> wakeUps = slow.stream().map(Slow::nanos).toList();
         List<Long> quiet = slow.stream().filter(Slow::quiet).map(Slow::nanos).toList();
-        return new SoakVerdict(stage, settings, faultCounts, acquisitions, errors, gaveUp, losses, reentries, forced,
+        return new SoakVerdict(stage, settings, faultCounts, acquisitions, errors, gaveUp, losses, reentries,
                 interrupted, overlaps, stuck,
                 keysWithoutTtl, wakeUps, quiet, worst);
     }
 
-    /**
-     * Critical sections, ENTER to EXIT (or the client's crash), of different actors that overlap. A
-     * {@code forceUnlock} deletes a hold its holder learns of at its next renewal: the holder's
-     * section is excused for one lease after it, and counts again if the holder is still inside then.
-     * That holds for a hold granted before the force ended whose worker entered only after it, too.
-     */
-    private static List<String> overlaps(String lock, List<SoakEvent> onLock, List<SoakEvent> crashes, long lease) {
-        // granted: when the worker heard its hold was granted, which may be well before it printed ENTER.
-        record Section(String actor, long granted, long from, long to) {
+    /** Critical sections, ENTER to EXIT (or the client's crash), of different actors that overlap. */
+    private static List<String> overlaps(String lock, List<SoakEvent> onLock, List<SoakEvent> crashes) {
+        record Section(String actor, long from, long to) {
         }
         List<Section> sections = new ArrayList<>();
         Map<String, Long> open = new HashMap<>();
-        Map<String, Long> granted = new HashMap<>();
         for (SoakEvent e : onLock) {
-            if (e.kind() == Kind.ACQUIRED) {
-                granted.put(e.actor(), e.at());
-            } else if (e.kind() == Kind.ENTER) {
+            if (e.kind() == Kind.ENTER) {
                 open.put(e.actor(), e.at());
             } else if (e.kind() == Kind.EXIT && open.containsKey(e.actor())) {
                 long from = open.remove(e.actor());
-                sections.add(new Section(e.actor(), granted.getOrDefault(e.actor(), from), from, e.at()));
+                sections.add(new Section(e.actor(), from, e.at()));
             }
         }
         open.forEach((actor, from) -> {
             long crashedAt = crashes.stream().filter(c -> actor.startsWith(c.actor() + "/") && c.at() > from)
                     .mapToLong(SoakEvent::at).min().orElse(Long.MAX_VALUE);
-            sections.add(new Section(actor, granted.getOrDefault(actor, from), from, crashedAt));
+            sections.add(new Section(actor, from, crashedAt));
         });
-        for (SoakEvent forced : onLock) {
-            if (forced.kind() != Kind.FORCED) {
-                continue;
-            }
-            List<Section> cut = new ArrayList<>();
-            for (Section s : sections) {
-                // A hold granted before the force ended may be the one it deleted, even if its worker entered after.
-                if (s.granted() < forced.at() && s.to() > forced.at()) {
-                    if (s.from() < forced.at()) {
-                        cut.add(new Section(s.actor(), s.granted(), s.from(), forced.at()));
-                    }
-                    if (s.to() > forced.at() + lease) {
-                        cut.add(new Section(s.actor() + " (not told of " + forced.actor() + "'s forceUnlock)",
-                                s.granted(), Math.max(s.from(), forced.at() + lease), s.to()));
-                    }
-                } else {
-                    cut.add(s);
-                }
-            }
-            sections.clear();
-            sections.addAll(cut);
-        }
         sections.sort(Comparator.comparingLong(Section::from));
         List<String> found = new ArrayList<>();
         for (int i = 0; i < sections.size(); i++) {
             for (int j = i + 1; j < sections.size() && sections.get(j).from() < sections.get(i).to(); j++) {
-                if (!sections.get(i).actor().split(" ")[0].equals(sections.get(j).actor().split(" ")[0])) {
+                if (!sections.get(i).actor().equals(sections.get(j).actor())) {
                     found.add(lock + ": " + sections.get(i).actor() + " and " + sections.get(j).actor()
                             + " both inside for " + (sections.get(i).to() - sections.get(j).from()) / 1_000_000 + " ms");
                 }

@@ -19,6 +19,7 @@ import java.util.concurrent.ThreadPoolExecutor;
 import java.util.concurrent.TimeUnit;
 import java.util.function.BooleanSupplier;
 import java.util.function.Consumer;
+import java.util.function.LongFunction;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
@@ -68,7 +69,11 @@ public final class Watchdog implements AutoCloseable {
      * ({@link #awaitGiveBack}), so it never undoes a later grant.
      */
     public void giveBackLater(String lockName, String owner, Runnable giveBack) {
-        GiveBack task = new GiveBack(lockName + '\n' + owner, giveBack);
+        giveBackLater(lockName + '\n' + owner, giveBack);
+    }
+
+    private void giveBackLater(String key, Runnable giveBack) {
+        GiveBack task = new GiveBack(key, giveBack);
         pendingGiveBacks.put(task.key, task);
         try {
             givingBack.execute(task);
@@ -125,7 +130,17 @@ public final class Watchdog implements AutoCloseable {
 
     /** A fresh table of holds for lock {@code lockName}, telling {@code onLost} about each hold it loses. */
     public Holds holds(String lockName, Consumer<LeaseLoss> onLost) {
-        return new Holds(lockName, onLost);
+        return new Holds(lockName, onLost, null, null);
+    }
+
+    /**
+     * As above, and each lost hold is also undone in Redis: {@code undo} gets the hold's owner,
+     * named by {@code ownerOf} from its thread's id, and runs on the give-back thread before that
+     * owner's next call ({@link #awaitGiveBack}). For a field that something else keeps alive past
+     * the hold's own lease: a writer's, in a hash its reads renew.
+     */
+    public Holds holds(String lockName, Consumer<LeaseLoss> onLost, LongFunction<String> ownerOf, Consumer<String> undo) {
+        return new Holds(lockName, onLost, ownerOf, undo);
     }
 
     /** Stops all renewals, checks and pending loss notices; held leases simply run out, as after a crash. */
@@ -143,11 +158,15 @@ public final class Watchdog implements AutoCloseable {
 
         private final String lockName;
         private final Consumer<LeaseLoss> onLost;
+        private final LongFunction<String> ownerOf;
+        private final Consumer<String> undo;
         private final Map<Long, Hold> byThread = new ConcurrentHashMap<>();
 
-        private Holds(String lockName, Consumer<LeaseLoss> onLost) {
+        private Holds(String lockName, Consumer<LeaseLoss> onLost, LongFunction<String> ownerOf, Consumer<String> undo) {
             this.lockName = lockName;
             this.onLost = onLost;
+            this.ownerOf = ownerOf;
+            this.undo = undo;
         }
 
         /**
@@ -173,6 +192,17 @@ public final class Watchdog implements AutoCloseable {
             }
             if (fresh) {
                 byThread.put(owner.getId(), hold);
+            }
+        }
+
+        /**
+         * Before the calling thread asks Redis for this lock: a hold whose deadline passed is lost now, if
+         * the clock has not said so yet, so that its undo is pending before the new request is sent.
+         */
+        public void settle() {
+            Hold hold = byThread.get(Thread.currentThread().getId());
+            if (hold != null && !hold.ended && System.nanoTime() >= hold.deadline) {
+                hold.lose(hold.expiryReason());
             }
         }
 
@@ -313,11 +343,15 @@ public final class Watchdog implements AutoCloseable {
                         return;
                     }
                     if (System.nanoTime() >= deadline) {
-                        lose(renewal == null ? "its explicit lease ran out" : "no renewal reached Redis within the lease");
+                        lose(expiryReason());
                     } else {
                         checkAt(deadline);
                     }
                 }, Math.max(0, when - System.nanoTime()), TimeUnit.NANOSECONDS);
+            }
+
+            private String expiryReason() {
+                return renewal == null ? "its explicit lease ran out" : "no renewal reached Redis within the lease";
             }
 
             private void lose(String reason) {
@@ -327,6 +361,10 @@ public final class Watchdog implements AutoCloseable {
                 lossReason = reason;
                 lostAt = Instant.now();
                 cancelTasks();
+                if (undo != null) {
+                    String ownerName = ownerOf.apply(owner.getId());
+                    giveBackLater(lockName + '\n' + ownerName, () -> undo.accept(ownerName));
+                }
                 log.warn("lock '{}': thread {} lost its hold: {}", lockName, owner.getName(), reason);
                 LeaseLoss loss = new LeaseLoss(lockName, owner.getId(), lostAt, reason);
                 try {

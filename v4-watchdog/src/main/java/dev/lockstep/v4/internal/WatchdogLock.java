@@ -52,7 +52,7 @@ public class WatchdogLock extends AbstractDistLock {
         super(name, client);
         this.channel = channel;
         this.watchdog = watchdog;
-        this.holds = watchdog.holds(name, this::signalLeaseLost);
+        this.holds = watchdog.holds(name, this::signalLeaseLost, this::owner, this::undoLostHold);
     }
 
     /** The channel releases are announced and awaited on: Redisson's lock channel, as in stage 3, unless given another. */
@@ -76,6 +76,7 @@ public class WatchdogLock extends AbstractDistLock {
         checkMayAcquire();
         long sent = System.nanoTime();
         String owner = threadOwner();
+        holds.settle();
         int held = holds.depth();
         boolean reentry = held > 0;
         List<String> args = lockArgs(lease, owner, held);
@@ -106,6 +107,14 @@ public class WatchdogLock extends AbstractDistLock {
         }
         granted(reply);
         return null;
+    }
+
+    /**
+     * Undoes in Redis the hold {@code owner} lost (its lease ran out, its thread ended, Redis was out of
+     * reach): nothing here, since the hold's field lives no longer than its own lease. Runs on the
+     * watchdog's give-back thread before the owner's next call. Must not throw.
+     */
+    protected void undoLostHold(String owner) {
     }
 
     /** Throws, before anything is sent, when this thread may not take the lock at all (none here). */
