@@ -22,13 +22,13 @@ final class SoakReport {
                 .append(first.settings().locks()).append(" locks, lease ")
                 .append(first.settings().lease().toMillis()).append(" ms, ")
                 .append(first.settings().duration().toSeconds()).append(" s of faults per stage.\n\n");
-        out.append("| stage | faults | acquisitions | re-entries | interrupted waits | failed calls "
+        out.append("| stage | faults | acquisitions | re-entries | forceUnlocks | interrupted waits | failed calls "
                 + "| waits given up | losses signalled | overlaps | stuck holds | keys without TTL | wake-up p50 | p99 "
                 + "| worst | worst, no fault active |\n");
-        out.append("|---|---|---|---|---|---|---|---|---|---|---|---|---|---|---|\n");
+        out.append("|---|---|---|---|---|---|---|---|---|---|---|---|---|---|---|---|\n");
         for (SoakVerdict v : verdicts) {
             out.append("| ").append(v.stage().name()).append(" | ").append(v.faults()).append(" | ")
-                    .append(v.acquisitions()).append(" | ").append(v.reentries())
+                    .append(v.acquisitions()).append(" | ").append(v.reentries()).append(" | ").append(v.forced())
                     .append(" | ").append(v.interrupted()).append(" | ").append(v.errors()).append(" | ").append(v.gaveUp())
                     .append(" | ").append(v.losses())
                     .append(" | ").append(v.overlaps().size()).append(" | ").append(v.stuck().size()).append(" | ")

@@ -14,12 +14,16 @@ package dev.lockstep.testkit.soak;
 record SoakEvent(long at, long since, String actor, Kind kind, String lock, String detail) {
 
     static final String PREFIX = "soak> ";
+    /** The detail of a {@link Kind#FORCED} event whose forceUnlock found nothing to delete. */
+    static final String NOTHING_FORCED = "nothing held";
 
     /** What a line reports. */
     enum Kind {
         READY, ACQUIRED, DENIED, ERROR, ENTER, EXIT, UNLOCKED, UNLOCK_FAILED, LOST, STOPPED, CRASHED,
         /** A re-entry of a hold the worker has: granted, or not (detail). */
         REENTERED,
+        /** A worker deleted a lock whoever held it ({@code forceUnlock}): its holder is inside until told. */
+        FORCED,
         /** A worker's wait was interrupted by a sibling thread: it holds nothing. */
         INTERRUPTED
     }

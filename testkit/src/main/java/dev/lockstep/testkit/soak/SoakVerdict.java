@@ -24,6 +24,7 @@ import java.util.stream.Collectors;
  * @param gaveUp         waits that ended without the lock
  * @param losses         holds the clients were told they lost
  * @param reentries      re-entries granted to a holder (each ended by a second unlock)
+ * @param forced         {@code forceUnlock} calls by workers
  * @param interrupted    waits ended by a sibling thread's interrupt
  * @param overlaps       two actors inside the same lock at once, described
  * @param stuck          lock keys left a lease after every client stopped, described
@@ -33,7 +34,7 @@ import java.util.stream.Collectors;
  * @param worstWakeUps   the slowest wake-ups, described with the fault that was active, if any
  */
 public record SoakVerdict(Stage stage, Soak.Settings settings, Map<Fault, Integer> faultCounts, int acquisitions,
-                          int errors, int gaveUp, int losses, int reentries, int interrupted,
+                          int errors, int gaveUp, int losses, int reentries, int forced, int interrupted,
                           List<String> overlaps, List<String> stuck, long keysWithoutTtl,
                           List<Long> wakeUps, List<Long> quietWakeUps, List<String> worstWakeUps) {
 
@@ -77,6 +78,7 @@ public record SoakVerdict(Stage stage, Soak.Settings settings, Map<Fault, Intege
         int gaveUp = (int) events.stream().filter(e -> e.kind() == Kind.DENIED).count();
         int losses = (int) events.stream().filter(e -> e.kind() == Kind.LOST).count();
         int reentries = (int) events.stream().filter(e -> e.kind() == Kind.REENTERED && e.detail().isEmpty()).count();
+        int forced = (int) events.stream().filter(e -> e.kind() == Kind.FORCED).count();
         int interrupted = (int) events.stream().filter(e -> e.kind() == Kind.INTERRUPTED).count();
         List<String> overlaps = new ArrayList<>();
         List<Slow> slow = new ArrayList<>();
@@ -84,42 +86,73 @@ public record SoakVerdict(Stage stage, Soak.Settings settings, Map<Fault, Intege
                 .collect(Collectors.groupingBy(SoakEvent::lock));
         List<SoakEvent> crashes = events.stream().filter(e -> e.kind() == Kind.CRASHED).toList();
         byLock.forEach((lock, onLock) -> {
-            overlaps.addAll(overlaps(lock, onLock, crashes));
+            overlaps.addAll(overlaps(lock, onLock, crashes, settings.lease().toNanos()));
             wakeUps(lock, onLock, faults, slow);
         });
         List<String> worst = slow.stream().sorted(Comparator.comparingLong(Slow::nanos).reversed()).limit(5)
                 .map(Slow::toString).toList();
         List<Long> wakeUps = slow.stream().map(Slow::nanos).toList();
         List<Long> quiet = slow.stream().filter(Slow::quiet).map(Slow::nanos).toList();
-        return new SoakVerdict(stage, settings, faultCounts, acquisitions, errors, gaveUp, losses, reentries,
+        return new SoakVerdict(stage, settings, faultCounts, acquisitions, errors, gaveUp, losses, reentries, forced,
                 interrupted, overlaps, stuck,
                 keysWithoutTtl, wakeUps, quiet, worst);
     }
 
-    /** Critical sections, ENTER to EXIT (or the client's crash), of different actors that overlap. */
-    private static List<String> overlaps(String lock, List<SoakEvent> onLock, List<SoakEvent> crashes) {
-        record Section(String actor, long from, long to) {
+    /**
+     * Critical sections, ENTER to EXIT (or the client's crash), of different actors that overlap. A
+     * {@code forceUnlock} (one that deleted, or whose reply was lost) deletes a hold its holder
+     * learns of at its next renewal: the holder's section is excused from the moment the force was
+     * sent until one lease after its reply, and counts again if the holder is still inside then.
+     * Any hold may be the one deleted whose lock call began before the force's reply came.
+     */
+    private static List<String> overlaps(String lock, List<SoakEvent> onLock, List<SoakEvent> crashes, long lease) {
+        // asked: when the worker's lock call began; its script ran between then and the grant's reply.
+        record Section(String actor, long asked, long from, long to) {
         }
         List<Section> sections = new ArrayList<>();
         Map<String, Long> open = new HashMap<>();
+        Map<String, Long> asked = new HashMap<>();
         for (SoakEvent e : onLock) {
-            if (e.kind() == Kind.ENTER) {
+            if (e.kind() == Kind.ACQUIRED) {
+                asked.put(e.actor(), e.since());
+            } else if (e.kind() == Kind.ENTER) {
                 open.put(e.actor(), e.at());
             } else if (e.kind() == Kind.EXIT && open.containsKey(e.actor())) {
                 long from = open.remove(e.actor());
-                sections.add(new Section(e.actor(), from, e.at()));
+                sections.add(new Section(e.actor(), asked.getOrDefault(e.actor(), from), from, e.at()));
             }
         }
         open.forEach((actor, from) -> {
             long crashedAt = crashes.stream().filter(c -> actor.startsWith(c.actor() + "/") && c.at() > from)
                     .mapToLong(SoakEvent::at).min().orElse(Long.MAX_VALUE);
-            sections.add(new Section(actor, from, crashedAt));
+            sections.add(new Section(actor, asked.getOrDefault(actor, from), from, crashedAt));
         });
+        for (SoakEvent forced : onLock) {
+            if (forced.kind() != Kind.FORCED || forced.detail().equals(SoakEvent.NOTHING_FORCED)) {
+                continue;
+            }
+            List<Section> cut = new ArrayList<>();
+            for (Section s : sections) {
+                if (s.asked() < forced.at() && s.to() > forced.since()) {
+                    if (s.from() < forced.since()) {
+                        cut.add(new Section(s.actor(), s.asked(), s.from(), forced.since()));
+                    }
+                    if (s.to() > forced.at() + lease) {
+                        cut.add(new Section(s.actor() + " (not told of " + forced.actor() + "'s forceUnlock)",
+                                s.asked(), Math.max(s.from(), forced.at() + lease), s.to()));
+                    }
+                } else {
+                    cut.add(s);
+                }
+            }
+            sections.clear();
+            sections.addAll(cut);
+        }
         sections.sort(Comparator.comparingLong(Section::from));
         List<String> found = new ArrayList<>();
         for (int i = 0; i < sections.size(); i++) {
             for (int j = i + 1; j < sections.size() && sections.get(j).from() < sections.get(i).to(); j++) {
-                if (!sections.get(i).actor().equals(sections.get(j).actor())) {
+                if (!sections.get(i).actor().split(" ")[0].equals(sections.get(j).actor().split(" ")[0])) {
                     found.add(lock + ": " + sections.get(i).actor() + " and " + sections.get(j).actor()
                             + " both inside for " + (sections.get(i).to() - sections.get(j).from()) / 1_000_000 + " ms");
                 }

@@ -26,10 +26,9 @@ import redis.clients.jedis.RedisClient;
  * which on one machine every JVM reads from the same monotonic clock.
  *
  * <p>Beside lock and unlock, the workers use the rest of the API as services do: a holder sometimes
- * re-enters (and unlocks twice), and a worker sometimes interrupts a sibling thread, which may be
- * waiting for a lock (it then holds nothing, and goes on). No worker force-unlocks: a forced holder
- * is inside until its next renewal by design, which no overlap count can tell from a defect; the
- * model check ({@code lab explore-model}) plays forceUnlock against every other call instead.
+ * re-enters (and unlocks twice), a worker sometimes force-unlocks a lock whoever holds it, and
+ * sometimes interrupts a sibling thread, which may be waiting for a lock (it then holds nothing,
+ * and goes on).
  *
  * <p>A worker checks {@link DistLock#isHeldByCurrentThread()} between slices of its work and
  * stops as soon as it is told the lease is lost: the soak judges the lock, not a worker that
@@ -40,8 +39,9 @@ public final class SoakWorkerMain {
 
     private static final Duration WAIT = Duration.ofSeconds(5);
     private static final long SLICE_MILLIS = 5;
-    /** Per round, the chance a holder re-enters, that a worker interrupts a sibling. */
+    /** Per round, the chance a holder re-enters, that a worker force-unlocks a lock, that it interrupts a sibling. */
     private static final double REENTER = 0.25;
+    private static final double FORCE_UNLOCK = 0.01;
     private static final double INTERRUPT = 0.02;
 
     private static volatile boolean stopping;
@@ -92,6 +92,9 @@ public final class SoakWorkerMain {
         while (!stopping) {
             String name = names.get(random.nextInt(names.size()));
             DistLock lock = locks.get(name);
+            if (random.nextDouble() < FORCE_UNLOCK) {
+                forceUnlock(me, name, lock);
+            }
             if (random.nextDouble() < INTERRUPT) {
                 Thread sibling = siblings.get(random.nextInt(siblings.size()));
                 if (sibling != Thread.currentThread()) {
@@ -131,6 +134,16 @@ public final class SoakWorkerMain {
         } catch (LockException | InterruptedException e) {
             SoakEvent.print(me, SoakEvent.Kind.REENTERED, name, since, "failed: " + e.getMessage());
             return false;
+        }
+    }
+
+    private static void forceUnlock(String me, String name, DistLock lock) {
+        long since = System.nanoTime();
+        try {
+            SoakEvent.print(me, SoakEvent.Kind.FORCED, name, since, lock.forceUnlock() ? "deleted" : SoakEvent.NOTHING_FORCED);
+        } catch (LockException e) {
+            // The delete may have run before the reply was lost: the verdict counts it as a force.
+            SoakEvent.print(me, SoakEvent.Kind.FORCED, name, since, "outcome unknown: " + e.getMessage());
         }
     }
 
