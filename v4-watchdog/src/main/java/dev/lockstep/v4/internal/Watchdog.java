@@ -201,8 +201,8 @@ public final class Watchdog implements AutoCloseable {
          */
         public void settle() {
             Hold hold = byThread.get(Thread.currentThread().getId());
-            if (hold != null && !hold.ended && System.nanoTime() >= hold.deadline) {
-                hold.lose(hold.expiryReason());
+            if (hold != null) {
+                hold.loseIfPastDeadline();
             }
         }
 
@@ -229,6 +229,8 @@ public final class Watchdog implements AutoCloseable {
             if (hold == null) {
                 return 0;
             }
+            // Past its deadline the hold is lost, whether or not the clock has said so yet: isHeld() already says so.
+            hold.loseIfPastDeadline();
             if (hold.lostAt != null) {
                 byThread.remove(thread);
                 throw new IllegalMonitorStateException("lock '" + lockName + "': this thread's lease was lost at "
@@ -300,7 +302,7 @@ public final class Watchdog implements AutoCloseable {
             }
 
             void stop() {
-                if (end()) {
+                if (end(null)) {
                     cancelTasks();
                 }
             }
@@ -350,16 +352,20 @@ public final class Watchdog implements AutoCloseable {
                 }, Math.max(0, when - System.nanoTime()), TimeUnit.NANOSECONDS);
             }
 
+            void loseIfPastDeadline() {
+                if (!ended && System.nanoTime() >= deadline) {
+                    lose(expiryReason());
+                }
+            }
+
             private String expiryReason() {
                 return renewal == null ? "its explicit lease ran out" : "no renewal reached Redis within the lease";
             }
 
             private void lose(String reason) {
-                if (!end()) {
+                if (!end(reason)) {
                     return;
                 }
-                lossReason = reason;
-                lostAt = Instant.now();
                 cancelTasks();
                 if (undo != null) {
                     String ownerName = ownerOf.apply(owner.getId());
@@ -374,10 +380,17 @@ public final class Watchdog implements AutoCloseable {
                 }
             }
 
-            /** Ends the hold once: true for the caller that ended it. */
-            private synchronized boolean end() {
+            /**
+             * Ends the hold once, lost for {@code reason} unless it is null: true for the caller that
+             * ended it. A caller that comes second sees the first one's loss.
+             */
+            private synchronized boolean end(String reason) {
                 if (ended) {
                     return false;
+                }
+                if (reason != null) {
+                    lossReason = reason;
+                    lostAt = Instant.now();
                 }
                 ended = true;
                 return true;
