@@ -130,17 +130,7 @@ class FaultyLinkTest extends SingleNodeTest {
                     allHeard.countDown();
                 }
             };
-            Thread reader = new Thread(() -> {
-                try {
-                    subscriber.subscribe(listener, "faultylink:lag");
-                } catch (JedisConnectionException closedAtTheEnd) {
-                    // The test closes the subscriber when it is done.
-                }
-            }, "lockstep-test-lag");
-            reader.setDaemon(true);
-            reader.start();
-            Await.until("the subscription is on", Duration.ofSeconds(5),
-                    () -> direct.pubsubNumSub("faultylink:lag").get("faultylink:lag") == 1);
+            subscribeInBackground(subscriber, listener, "faultylink:lag", direct);
             link.delay(delay);
             for (int i = 0; i < messages; i++) {
                 published[i] = System.nanoTime();
@@ -200,6 +190,21 @@ class FaultyLinkTest extends SingleNodeTest {
         }
     }
 
+    /** Subscribes {@code subscriber} to {@code channel} on a thread of its own, and waits until {@code direct} sees it. */
+    private static void subscribeInBackground(Jedis subscriber, JedisPubSub listener, String channel, Jedis direct) {
+        Thread reader = new Thread(() -> {
+            try {
+                subscriber.subscribe(listener, channel);
+            } catch (JedisConnectionException closedAtTheEnd) {
+                // The test closes the subscriber's connection when it is done.
+            }
+        }, "lockstep-test-reader");
+        reader.setDaemon(true);
+        reader.start();
+        Await.until("the subscription is on", Duration.ofSeconds(5),
+                () -> direct.pubsubNumSub(channel).get(channel) == 1);
+    }
+
     private static Socket connect(HostAndPort address) throws IOException {
         Socket socket = new Socket(address.getHost(), address.getPort());
         socket.setSoTimeout(5000);
@@ -255,17 +260,7 @@ class FaultyLinkTest extends SingleNodeTest {
                     heard.add(message);
                 }
             };
-            Thread reader = new Thread(() -> {
-                try {
-                    subscriber.subscribe(listener, "faultylink:channel");
-                } catch (JedisConnectionException closedAtTheEnd) {
-                    // The test closes the frozen connection when it is done.
-                }
-            }, "lockstep-test-reader");
-            reader.setDaemon(true);
-            reader.start();
-            Await.until("the subscription is on", Duration.ofSeconds(5), () -> direct.pubsubNumSub("faultylink:channel")
-                    .get("faultylink:channel") == 1);
+            subscribeInBackground(subscriber, listener, "faultylink:channel", direct);
             direct.publish("faultylink:channel", "before");
             Await.until("the first message arrives", Duration.ofSeconds(5), () -> heard.contains("before"));
             link.freezeSubscribers();
