@@ -197,19 +197,27 @@ public final class Actor {
 
     /** Unlocks {@code lockName}; true when the stage accepted the unlock, false when it refused. */
     public boolean unlock(String lockName) {
+        return release(lockName) == Unlock.DONE;
+    }
+
+    /** How an unlock call ended: done, refused (not the holder), or failed with its outcome unknown. */
+    public enum Unlock { DONE, REFUSED, FAILED }
+
+    /** Unlocks as {@link #unlock} does, telling a refusal from a call whose outcome is unknown. */
+    public Unlock release(String lockName) {
         // Recorded at the call's start: another client may take the released lock before the call returns.
         long start = history.now();
         try {
             locks.get(lockName).unlock();
             history.unlocked(start, name, Math.max(0, depth.decrementAndGet()), "unlock");
-            return true;
+            return Unlock.DONE;
         } catch (IllegalMonitorStateException e) {
             depth.set(0);
             history.recordAt(start, name, Kind.UNLOCK_REFUSED, "unlock refused: " + e.getMessage());
-            return false;
+            return Unlock.REFUSED;
         } catch (LockException e) {
             history.recordAt(start, name, Kind.UNLOCK_REFUSED, "unlock failed: " + e.getMessage());
-            return false;
+            return Unlock.FAILED;
         }
     }
 
