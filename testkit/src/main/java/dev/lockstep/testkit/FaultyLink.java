@@ -10,11 +10,8 @@ import java.net.ServerSocket;
 import java.net.Socket;
 import java.nio.charset.StandardCharsets;
 import java.time.Duration;
-import java.util.Arrays;
 import java.util.Set;
-import java.util.concurrent.BlockingQueue;
 import java.util.concurrent.ConcurrentHashMap;
-import java.util.concurrent.LinkedBlockingQueue;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicInteger;
 import java.util.concurrent.locks.ReentrantLock;
@@ -24,11 +21,8 @@ import redis.clients.jedis.HostAndPort;
  * A loopback TCP proxy in front of one Redis node that can cut or slow the traffic through it:
  * a partition of whoever connects through it, and of no one else.
  *
- * <p>Each direction of each accepted connection gets two daemon threads: a reader that stamps
- * each chunk with the moment it may go on (now, or now plus the delay), and a forwarder that sends
- * it then. So a delay is a lag, as on a long wire: chunks in flight wait out their own delay, not
- * the sum of those ahead of them. Faults are decided per chunk as it is forwarded, so they apply
- * to open and new connections alike.
+ * <p>Each accepted connection gets two daemon threads, one per direction, doing blocking
+ * read-then-forward; faults are decided per chunk, so they apply to open and new connections alike.
  */
 public final class FaultyLink implements AutoCloseable {
 
@@ -119,7 +113,7 @@ public final class FaultyLink implements AutoCloseable {
         pipes.stream().filter(pipe -> pipe.subscribed).forEach(pipe -> pipe.toClient(bytes, 0, bytes.length));
     }
 
-    /** Forwards each chunk {@code delay} after it arrived (a lag each way), keeping the order per direction. */
+    /** Forwards each chunk only {@code delay} after it was read, keeping the order per direction. */
     public void delay(Duration delay) {
         if (delay.isNegative()) {
             throw new IllegalArgumentException("delay must not be negative: " + delay);
@@ -156,7 +150,7 @@ public final class FaultyLink implements AutoCloseable {
         // Pipes are created by the accept thread only: once it has ended, the set is final.
         join(acceptor, System.nanoTime() + JOIN_TIMEOUT.toNanos());
         pipes.forEach(Pipe::close);
-        threads.forEach(Thread::interrupt); // wakes forwarders waiting for a chunk or sleeping out its delay
+        threads.forEach(Thread::interrupt); // wakes pumps sleeping out a delay
         long deadline = System.nanoTime() + JOIN_TIMEOUT.toNanos();
         threads.forEach(thread -> join(thread, deadline));
     }
@@ -190,50 +184,25 @@ public final class FaultyLink implements AutoCloseable {
             Pipe pipe = new Pipe(client, upstream);
             pipes.add(pipe);
             int n = connections.incrementAndGet();
-            carry(client, upstream, pipe, false, n + "-up");
-            carry(upstream, client, pipe, true, n + "-down");
+            newThread(n + "-up", () -> pump(client, upstream, pipe, false)).start();
+            newThread(n + "-down", () -> pump(upstream, client, pipe, true)).start();
         }
     }
 
-    /** Carries one direction of one connection until either side closes; then closes both. */
-    private void carry(Socket from, Socket to, Pipe pipe, boolean replies, String name) {
-        BlockingQueue<Chunk> inFlight = new LinkedBlockingQueue<>();
-        newThread(name, () -> read(from, inFlight)).start();
-        newThread(name + "-out", () -> forward(to, pipe, replies, inFlight)).start();
-    }
-
-    /** A chunk read from one side, to be sent on at {@code dueNanos}. */
-    private record Chunk(byte[] bytes, long dueNanos) {
-
-        /** What the reader leaves last: the side it reads from is gone. */
-        static final Chunk END = new Chunk(new byte[0], 0);
-    }
-
-    private void read(Socket from, BlockingQueue<Chunk> inFlight) {
+    /** Copies one direction of one connection until either side closes; then closes both. */
+    private void pump(Socket from, Socket to, Pipe pipe, boolean replies) {
         byte[] buffer = new byte[16 * 1024];
         try {
             InputStream in = from.getInputStream();
+            OutputStream out = to.getOutputStream();
             int n;
             while ((n = in.read(buffer)) != -1) {
-                inFlight.add(new Chunk(Arrays.copyOf(buffer, n), System.nanoTime() + delay.toNanos()));
-            }
-        } catch (IOException e) {
-            // Peer gone, or the link was closed or healed: what is in flight still goes on.
-        } finally {
-            inFlight.add(Chunk.END);
-        }
-    }
-
-    private void forward(Socket to, Pipe pipe, boolean replies, BlockingQueue<Chunk> inFlight) {
-        try {
-            OutputStream out = to.getOutputStream();
-            for (Chunk chunk = inFlight.take(); chunk != Chunk.END; chunk = inFlight.take()) {
-                long early = chunk.dueNanos() - System.nanoTime();
-                if (early > 0) {
-                    TimeUnit.NANOSECONDS.sleep(early);
+                long delayNanos = delay.toNanos();
+                if (delayNanos > 0) {
+                    // Sleeping in the reader keeps the order and adds at least the delay to each chunk.
+                    TimeUnit.NANOSECONDS.sleep(delayNanos);
                 }
-                byte[] bytes = chunk.bytes();
-                if (!replies && !pipe.subscribed && subscribes(bytes)) {
+                if (!replies && !pipe.subscribed && subscribes(buffer, n)) {
                     pipe.subscribed = true;
                     pipe.frozen = freezingNewSubscribers;
                 }
@@ -241,9 +210,9 @@ public final class FaultyLink implements AutoCloseable {
                     continue;
                 }
                 if (replies) {
-                    pipe.toClient(bytes, 0, bytes.length);
+                    pipe.toClient(buffer, 0, n);
                 } else {
-                    out.write(bytes);
+                    out.write(buffer, 0, n);
                     out.flush();
                 }
             }
@@ -264,8 +233,8 @@ public final class FaultyLink implements AutoCloseable {
     }
 
     /** Whether a client's chunk carries a SUBSCRIBE command (Jedis writes command names in upper case). */
-    private static boolean subscribes(byte[] chunk) {
-        return new String(chunk, StandardCharsets.ISO_8859_1).contains("SUBSCRIBE\r\n");
+    private static boolean subscribes(byte[] buffer, int length) {
+        return new String(buffer, 0, length, StandardCharsets.ISO_8859_1).contains("SUBSCRIBE\r\n");
     }
 
     /** A daemon thread that {@link #close()} will end and join. */
@@ -295,7 +264,7 @@ public final class FaultyLink implements AutoCloseable {
         }
     }
 
-    /** One proxied connection: closing either socket ends its readers, and its forwarders once their chunks in flight are gone. */
+    /** One proxied connection: closing either socket ends both pump threads. */
     private final class Pipe {
         private final Socket client;
         private final Socket upstream;

@@ -96,8 +96,9 @@ public interface CallFaults {
                 "the stage does not claim that a call whose reply was lost can be retried");
         try (ScenarioContext context = new ScenarioContext(stage, fixture()); LockThread holder = new LockThread("holder")) {
             List<FaultyLink> links = context.links();
-            // Long enough for renewals to ride out the lost replies.
-            LockOptions options = ScenarioContext.leaseOptions(Duration.ofSeconds(6));
+            // Long enough for renewals to ride out the lost replies. Stage 6 queues the holder's next calls to each
+            // node behind the unanswered ones until the node answers again: 500 ms per node leaves that room.
+            LockOptions options = ScenarioContext.leaseOptions(Duration.ofSeconds(6)).withNodeTimeout(Duration.ofMillis(500));
             DistLock lock = context.actorBehind("A", links, options).locks().get("unlocked");
             DistLock other = context.actor("B", options).locks().get("unlocked");
             assertTrue(holder.call(() -> lock.tryLock(Duration.ZERO, null)));
