@@ -69,11 +69,7 @@ public final class Watchdog implements AutoCloseable {
      * ({@link #awaitGiveBack}), so it never undoes a later grant.
      */
     public void giveBackLater(String lockName, String owner, Runnable giveBack) {
-        giveBackLater(lockName + '\n' + owner, giveBack);
-    }
-
-    private void giveBackLater(String key, Runnable giveBack) {
-        GiveBack task = new GiveBack(key, giveBack);
+        GiveBack task = new GiveBack(lockName + '\n' + owner, giveBack);
         pendingGiveBacks.put(task.key, task);
         try {
             givingBack.execute(task);
@@ -369,7 +365,7 @@ public final class Watchdog implements AutoCloseable {
                 cancelTasks();
                 if (undo != null) {
                     String ownerName = ownerOf.apply(owner.getId());
-                    giveBackLater(lockName + '\n' + ownerName, () -> undo.accept(ownerName));
+                    giveBackLater(lockName, ownerName, () -> undo.accept(ownerName));
                 }
                 log.warn("lock '{}': thread {} lost its hold: {}", lockName, owner.getName(), reason);
                 LeaseLoss loss = new LeaseLoss(lockName, owner.getId(), lostAt, reason);
