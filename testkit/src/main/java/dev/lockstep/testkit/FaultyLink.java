@@ -10,8 +10,12 @@ import java.net.ServerSocket;
 import java.net.Socket;
 import java.nio.charset.StandardCharsets;
 import java.time.Duration;
+import java.util.Arrays;
 import java.util.Set;
+import java.util.concurrent.BlockingQueue;
 import java.util.concurrent.ConcurrentHashMap;
+import java.util.concurrent.CountDownLatch;
+import java.util.concurrent.LinkedBlockingQueue;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicInteger;
 import java.util.concurrent.locks.ReentrantLock;
@@ -23,6 +27,10 @@ import redis.clients.jedis.HostAndPort;
  *
  * <p>Each accepted connection gets two daemon threads, one per direction, doing blocking
  * read-then-forward; faults are decided per chunk, so they apply to open and new connections alike.
+ * While a delay is set, a direction that meets it also gets a forwarder thread: the reader stamps
+ * each chunk with the moment it may go on, and the forwarder sends it then. So a delay is a lag,
+ * as on a long wire: a chunk that arrives while another waits out its delay does not wait a full
+ * delay more.
  */
 public final class FaultyLink implements AutoCloseable {
 
@@ -113,7 +121,7 @@ public final class FaultyLink implements AutoCloseable {
         pipes.stream().filter(pipe -> pipe.subscribed).forEach(pipe -> pipe.toClient(bytes, 0, bytes.length));
     }
 
-    /** Forwards each chunk only {@code delay} after it was read, keeping the order per direction. */
+    /** Forwards each chunk {@code delay} after it arrived (a lag each way), keeping the order per direction. */
     public void delay(Duration delay) {
         if (delay.isNegative()) {
             throw new IllegalArgumentException("delay must not be negative: " + delay);
@@ -150,7 +158,7 @@ public final class FaultyLink implements AutoCloseable {
         // Pipes are created by the accept thread only: once it has ended, the set is final.
         join(acceptor, System.nanoTime() + JOIN_TIMEOUT.toNanos());
         pipes.forEach(Pipe::close);
-        threads.forEach(Thread::interrupt); // wakes pumps sleeping out a delay
+        threads.forEach(Thread::interrupt);
         long deadline = System.nanoTime() + JOIN_TIMEOUT.toNanos();
         threads.forEach(thread -> join(thread, deadline));
     }
@@ -184,42 +192,131 @@ public final class FaultyLink implements AutoCloseable {
             Pipe pipe = new Pipe(client, upstream);
             pipes.add(pipe);
             int n = connections.incrementAndGet();
-            newThread(n + "-up", () -> pump(client, upstream, pipe, false)).start();
-            newThread(n + "-down", () -> pump(upstream, client, pipe, true)).start();
+            newThread(n + "-up", new Direction(client, upstream, pipe, false, n + "-up")::pump).start();
+            newThread(n + "-down", new Direction(upstream, client, pipe, true, n + "-down")::pump).start();
         }
     }
 
-    /** Copies one direction of one connection until either side closes; then closes both. */
-    private void pump(Socket from, Socket to, Pipe pipe, boolean replies) {
-        byte[] buffer = new byte[16 * 1024];
-        try {
-            InputStream in = from.getInputStream();
-            OutputStream out = to.getOutputStream();
-            int n;
-            while ((n = in.read(buffer)) != -1) {
-                long delayNanos = delay.toNanos();
-                if (delayNanos > 0) {
-                    // Sleeping in the reader keeps the order and adds at least the delay to each chunk.
-                    TimeUnit.NANOSECONDS.sleep(delayNanos);
+    /** A chunk read from one side, to be sent on at {@code dueNanos}. */
+    private record Chunk(byte[] bytes, long dueNanos) {
+
+        /** What the reader leaves last for the forwarder: the side it reads from is gone. */
+        static final Chunk END = new Chunk(new byte[0], 0);
+    }
+
+    /**
+     * One direction of one connection, until either side closes; then both close. Its reader sends
+     * each chunk at once while no delay is set and nothing is in flight, and otherwise queues it
+     * for the forwarder: so the chunks keep their order.
+     */
+    private final class Direction {
+        private final Socket from;
+        private final Socket to;
+        private final Pipe pipe;
+        private final boolean replies;
+        private final String name;
+        private final ReentrantLock sending = new ReentrantLock();
+        private final BlockingQueue<Chunk> inFlight = new LinkedBlockingQueue<>();
+        /** Chunks queued or being sent by the forwarder, and whether it runs; guarded by {@link #sending}. */
+        private int pending;
+        private boolean forwarding;
+
+        Direction(Socket from, Socket to, Pipe pipe, boolean replies, String name) {
+            this.from = from;
+            this.to = to;
+            this.pipe = pipe;
+            this.replies = replies;
+            this.name = name;
+        }
+
+        /** The reader. */
+        void pump() {
+            byte[] buffer = new byte[16 * 1024];
+            try {
+                InputStream in = from.getInputStream();
+                int n;
+                while ((n = in.read(buffer)) != -1) {
+                    long delayNanos = delay.toNanos();
+                    sending.lock();
+                    try {
+                        if (delayNanos == 0 && pending == 0) {
+                            send(buffer, n);
+                        } else {
+                            queue(new Chunk(Arrays.copyOf(buffer, n), System.nanoTime() + delayNanos));
+                        }
+                    } finally {
+                        sending.unlock();
+                    }
                 }
-                if (!replies && !pipe.subscribed && subscribes(buffer, n)) {
-                    pipe.subscribed = true;
-                    pipe.frozen = freezingNewSubscribers;
-                }
-                if (pipe.frozen || dropped(pipe, replies)) {
-                    continue;
-                }
-                if (replies) {
-                    pipe.toClient(buffer, 0, n);
-                } else {
-                    out.write(buffer, 0, n);
-                    out.flush();
-                }
+            } catch (IOException e) {
+                // Peer gone, or the link was closed or healed: this connection is over.
+            } finally {
+                end();
             }
-        } catch (IOException | InterruptedException e) {
-            // Peer gone, or the link was closed or healed: this connection is over.
-        } finally {
-            pipe.close();
+        }
+
+        /** Closes the pipe now, or once the forwarder has sent what is in flight. */
+        private void end() {
+            sending.lock();
+            try {
+                if (pending == 0) {
+                    pipe.close();
+                } else {
+                    inFlight.add(Chunk.END);
+                }
+            } finally {
+                sending.unlock();
+            }
+        }
+
+        /** Called with {@link #sending} held. */
+        private void queue(Chunk chunk) {
+            pending++;
+            inFlight.add(chunk);
+            if (!forwarding) {
+                forwarding = true;
+                newThread(name + "-late", this::forward).start();
+            }
+        }
+
+        /** The forwarder: sends each queued chunk once it is due. */
+        private void forward() {
+            try {
+                for (Chunk chunk = inFlight.take(); chunk != Chunk.END; chunk = inFlight.take()) {
+                    long early = chunk.dueNanos() - System.nanoTime();
+                    if (early > 0 && pipe.closed.await(early, TimeUnit.NANOSECONDS)) {
+                        return;
+                    }
+                    sending.lock();
+                    try {
+                        send(chunk.bytes(), chunk.bytes().length);
+                        pending--;
+                    } finally {
+                        sending.unlock();
+                    }
+                }
+            } catch (IOException | InterruptedException e) {
+                // Peer gone, or the link was closed: this connection is over.
+            } finally {
+                pipe.close();
+            }
+        }
+
+        private void send(byte[] bytes, int length) throws IOException {
+            if (!replies && !pipe.subscribed && subscribes(bytes, length)) {
+                pipe.subscribed = true;
+                pipe.frozen = freezingNewSubscribers;
+            }
+            if (pipe.frozen || dropped(pipe, replies)) {
+                return;
+            }
+            if (replies) {
+                pipe.toClient(bytes, 0, length);
+            } else {
+                OutputStream out = to.getOutputStream();
+                out.write(bytes, 0, length);
+                out.flush();
+            }
         }
     }
 
@@ -271,6 +368,8 @@ public final class FaultyLink implements AutoCloseable {
         private volatile boolean lostBytes;
         private volatile boolean subscribed;
         private volatile boolean frozen;
+        /** Counted down once closed: wakes forwarders waiting out a delay. */
+        private final CountDownLatch closed = new CountDownLatch(1);
 
         /** Replies and {@link #strayReplyToSubscribers stray replies} reach the client whole, one at a time. */
         private final ReentrantLock writingToClient = new ReentrantLock();
@@ -295,6 +394,7 @@ public final class FaultyLink implements AutoCloseable {
         }
 
         void close() {
+            closed.countDown();
             pipes.remove(this);
             closeQuietly(client);
             closeQuietly(upstream);

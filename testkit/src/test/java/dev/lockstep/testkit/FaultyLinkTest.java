@@ -15,6 +15,8 @@ import java.nio.charset.StandardCharsets;
 import java.time.Duration;
 import java.util.List;
 import java.util.concurrent.CopyOnWriteArrayList;
+import java.util.concurrent.CountDownLatch;
+import java.util.concurrent.TimeUnit;
 import org.junit.jupiter.api.Test;
 import redis.clients.jedis.HostAndPort;
 import redis.clients.jedis.Jedis;
@@ -105,19 +107,58 @@ class FaultyLinkTest extends SingleNodeTest {
         }
     }
 
+    /**
+     * Messages published 150 ms apart each reach a subscriber behind a 200 ms delay 200 ms after
+     * they were sent, as on a long wire. A link that slept out the delay per chunk read would send a
+     * message that came in during that sleep only a full delay after the sleep: each one 50 ms later
+     * than the one before, 650 ms late by the tenth.
+     */
+    @Test
+    void aDelayIsALagNotAQueueOfDelays() throws Exception {
+        Duration delay = Duration.ofMillis(200);
+        int messages = 10;
+        long[] published = new long[messages];
+        long[] heard = new long[messages];
+        CountDownLatch allHeard = new CountDownLatch(messages);
+        try (FaultyLink link = FaultyLink.to(node.address());
+             Jedis subscriber = new Jedis(link.address());
+             Jedis direct = node.admin()) {
+            JedisPubSub listener = new JedisPubSub() {
+                @Override
+                public void onMessage(String channel, String message) {
+                    heard[Integer.parseInt(message)] = System.nanoTime();
+                    allHeard.countDown();
+                }
+            };
+            subscribeInBackground(subscriber, listener, "faultylink:lag", direct);
+            link.delay(delay);
+            for (int i = 0; i < messages; i++) {
+                published[i] = System.nanoTime();
+                direct.publish("faultylink:lag", Integer.toString(i));
+                Thread.sleep(150);
+            }
+            assertTrue(allHeard.await(5, TimeUnit.SECONDS), "not every message arrived");
+            for (int i = 0; i < messages; i++) {
+                Duration late = Duration.ofNanos(heard[i] - published[i]);
+                assertTrue(late.compareTo(delay) >= 0 && late.compareTo(delay.multipliedBy(2)) < 0,
+                        "message " + i + " arrived " + late.toMillis() + " ms after it was published");
+            }
+        }
+    }
+
     @Test
     void closeEndsTheListenerEveryConnectionAndEveryThread() throws IOException {
         FaultyLink link = FaultyLink.to(node.address());
         HostAndPort address = link.address();
         String prefix = "lockstep-faultylink-" + address.getPort() + "-";
         try (Socket idle = connect(address); Socket busy = connect(address)) {
-            assertEquals("+PONG", roundTrip(idle, "PING")); // its pumps now block in read()
+            assertEquals("+PONG", roundTrip(idle, "PING")); // its readers now block in read()
             assertEquals("+PONG", roundTrip(busy, "PING"));
-            // A pump asleep in a long delay must not hold close() up either.
+            // A forwarder asleep in a long delay must not hold close() up either.
             link.delay(Duration.ofSeconds(30));
             send(busy, "PING");
-            Await.until("accept thread and two pumps per connection", Duration.ofSeconds(5),
-                    () -> Threads.named(prefix).size() == 5);
+            Await.until("accept thread, a reader each way per connection, and the delayed PING's forwarder",
+                    Duration.ofSeconds(5), () -> Threads.named(prefix).size() == 6);
 
             long start = System.nanoTime();
             link.close();
@@ -147,6 +188,21 @@ class FaultyLinkTest extends SingleNodeTest {
         } catch (IOException e) {
             fail(e);
         }
+    }
+
+    /** Subscribes {@code subscriber} to {@code channel} on a thread of its own, and waits until {@code direct} sees it. */
+    private static void subscribeInBackground(Jedis subscriber, JedisPubSub listener, String channel, Jedis direct) {
+        Thread reader = new Thread(() -> {
+            try {
+                subscriber.subscribe(listener, channel);
+            } catch (JedisConnectionException closedAtTheEnd) {
+                // The test closes the subscriber's connection when it is done.
+            }
+        }, "lockstep-test-reader");
+        reader.setDaemon(true);
+        reader.start();
+        Await.until("the subscription is on", Duration.ofSeconds(5),
+                () -> direct.pubsubNumSub(channel).get(channel) == 1);
     }
 
     private static Socket connect(HostAndPort address) throws IOException {
@@ -204,17 +260,7 @@ class FaultyLinkTest extends SingleNodeTest {
                     heard.add(message);
                 }
             };
-            Thread reader = new Thread(() -> {
-                try {
-                    subscriber.subscribe(listener, "faultylink:channel");
-                } catch (JedisConnectionException closedAtTheEnd) {
-                    // The test closes the frozen connection when it is done.
-                }
-            }, "lockstep-test-reader");
-            reader.setDaemon(true);
-            reader.start();
-            Await.until("the subscription is on", Duration.ofSeconds(5), () -> direct.pubsubNumSub("faultylink:channel")
-                    .get("faultylink:channel") == 1);
+            subscribeInBackground(subscriber, listener, "faultylink:channel", direct);
             direct.publish("faultylink:channel", "before");
             Await.until("the first message arrives", Duration.ofSeconds(5), () -> heard.contains("before"));
             link.freezeSubscribers();
