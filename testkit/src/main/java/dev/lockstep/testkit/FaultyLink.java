@@ -158,7 +158,7 @@ public final class FaultyLink implements AutoCloseable {
         // Pipes are created by the accept thread only: once it has ended, the set is final.
         join(acceptor, System.nanoTime() + JOIN_TIMEOUT.toNanos());
         pipes.forEach(Pipe::close);
-        threads.forEach(Thread::interrupt);
+        threads.forEach(Thread::interrupt); // wakes forwarders waiting for a chunk
         long deadline = System.nanoTime() + JOIN_TIMEOUT.toNanos();
         threads.forEach(thread -> join(thread, deadline));
     }
@@ -217,7 +217,7 @@ public final class FaultyLink implements AutoCloseable {
         private final String name;
         private final ReentrantLock sending = new ReentrantLock();
         private final BlockingQueue<Chunk> inFlight = new LinkedBlockingQueue<>();
-        /** Chunks queued or being sent by the forwarder, and whether it runs; guarded by {@link #sending}. */
+        /** Chunks queued or being sent by the forwarder, and whether it was started; guarded by {@link #sending}. */
         private int pending;
         private boolean forwarding;
 
@@ -255,14 +255,14 @@ public final class FaultyLink implements AutoCloseable {
             }
         }
 
-        /** Closes the pipe now, or once the forwarder has sent what is in flight. */
+        /** Closes the pipe now, or, when a forwarder runs, once it has sent what is in flight and ended. */
         private void end() {
             sending.lock();
             try {
-                if (pending == 0) {
-                    pipe.close();
-                } else {
+                if (forwarding) {
                     inFlight.add(Chunk.END);
+                } else {
+                    pipe.close();
                 }
             } finally {
                 sending.unlock();
