@@ -7,8 +7,9 @@ import dev.lockstep.internal.Lease;
 import dev.lockstep.internal.LuaScript;
 import dev.lockstep.internal.Patience;
 import dev.lockstep.v3.ReentrantHashLocks;
-import dev.lockstep.v4.WatchdogLocks;
+import dev.lockstep.v4.internal.HoldTable;
 import dev.lockstep.v4.internal.Watchdog;
+import dev.lockstep.v4.internal.WatchdogLock;
 import dev.lockstep.v5.internal.Subscriber;
 import dev.lockstep.v6.FanOut.Reply;
 import dev.lockstep.v6.FanOut.Request;
@@ -38,17 +39,17 @@ import redis.clients.jedis.exceptions.JedisDataException;
 final class QuorumLock extends AbstractDistLock {
 
     private static final LuaScript LOCK = LuaScript.load(QuorumLock.class, "lock.lua");
-    private static final LuaScript UNLOCK = LuaScript.load(WatchdogLocks.class, "unlock-counted.lua");
+    private static final LuaScript UNLOCK = LuaScript.load(WatchdogLock.class, "unlock-counted.lua");
     private static final LuaScript UNDO = LuaScript.load(QuorumLock.class, "undo.lua");
     /** How many node timeouts of rounds without a quorum of answers an acquisition sits out before failing. */
     private static final int UNANSWERED_ROUNDS = 10;
-    private static final LuaScript RENEW = LuaScript.load(WatchdogLocks.class, "renew.lua");
+    private static final LuaScript RENEW = LuaScript.load(WatchdogLock.class, "renew.lua");
     private static final LuaScript LEASE_LEFT = LuaScript.load(QuorumLock.class, "lease-left.lua");
     private static final LuaScript FORCE_UNLOCK = LuaScript.load(ReentrantHashLocks.class, "force-unlock.lua");
 
     private final QuorumLocks client;
     private final FanOut fanOut;
-    private final Watchdog.Holds holds;
+    private final HoldTable holds;
     private final String channel;
 
     QuorumLock(String name, QuorumLocks client) {
@@ -56,7 +57,7 @@ final class QuorumLock extends AbstractDistLock {
         this.channel = ReentrantHashLocks.releaseChannel(name);
         this.client = client;
         this.fanOut = client.fanOut();
-        this.holds = client.watchdog().holds(name, this::signalLeaseLost);
+        this.holds = client.watchdog().holds(name, this::signalLeaseLost, this::owner);
     }
 
     /** No lease given: the watchdog's, renewed while a quorum renews. */
@@ -203,24 +204,22 @@ final class QuorumLock extends AbstractDistLock {
         // The count is kept here, and written to every node: with one node's key lost and another stalled,
         // the replies of an inner unlock could not tell it from the last one, and a late grant's extra
         // count on a node is put right by the next call.
-        int held = holds.releasing();
-        if (held == 0) {
-            throw new IllegalMonitorStateException("lock '" + name() + "' is not held by this thread");
-        }
         String owner = threadOwner();
-        List<Reply> replies = List.of();
-        try {
-            replies = fanOut.ask(new Request(owner, UNLOCK, List.of(key(), channel),
-                    List.of(owner, ReentrantHashLocks.RELEASED, Integer.toString(held))), WhenLate.SEND);
-        } finally {
-            holds.released(held == 1);
-        }
+        List<Reply> replies = holds.release(new HoldTable.Unlock<List<Reply>>() {
+            @Override
+            public List<Reply> run(int held) {
+                return fanOut.ask(new Request(owner, UNLOCK, List.of(key(), channel),
+                        List.of(owner, ReentrantHashLocks.RELEASED, Integer.toString(held))), WhenLate.SEND);
+            }
+
+            @Override
+            public boolean refused(List<Reply> replies) {
+                return count(replies, Reply::answered) >= client.quorum() && count(replies, r -> r.value() instanceof Long) == 0;
+            }
+        });
         if (count(replies, Reply::answered) < client.quorum()) {
             throw new JedisConnectionException("unlock reached only " + count(replies, Reply::answered) + " of "
                     + fanOut.size() + " nodes; the others let the lock expire with its lease");
-        }
-        if (count(replies, r -> r.value() instanceof Long) == 0) {
-            throw new IllegalMonitorStateException("lock '" + name() + "' is not held by this thread");
         }
     }
 

@@ -4,7 +4,7 @@ import dev.lockstep.Locks;
 import dev.lockstep.testkit.RedisNode;
 import dev.lockstep.testkit.RedisTraffic;
 import dev.lockstep.v3.ReentrantHashLocks;
-import dev.lockstep.v4.WatchdogLocks;
+import dev.lockstep.v4.internal.WatchdogLock;
 import java.io.IOException;
 import java.io.InputStream;
 import java.io.UncheckedIOException;
@@ -73,9 +73,9 @@ final class QuorumTestSupport {
     static void loadScripts(RedisNode node) {
         try (Jedis admin = node.admin()) {
             admin.scriptLoad(resource(QuorumLock.class, "lock.lua"));
-            admin.scriptLoad(resource(ReentrantHashLocks.class, "unlock-and-publish.lua"));
+            admin.scriptLoad(resource(WatchdogLock.class, "unlock-counted.lua"));
             admin.scriptLoad(resource(QuorumLock.class, "undo.lua"));
-            admin.scriptLoad(resource(WatchdogLocks.class, "renew.lua"));
+            admin.scriptLoad(resource(WatchdogLock.class, "renew.lua"));
         }
     }
 

@@ -8,6 +8,7 @@ import dev.lockstep.v4.internal.Watchdog;
 import dev.lockstep.v5.internal.PubSubLock;
 import dev.lockstep.v5.internal.Subscriber;
 import java.util.List;
+import java.util.function.Consumer;
 
 /**
  * The write side: stage 5's lock whose scripts take the hash only when nobody holds it, in
@@ -74,12 +75,14 @@ final class WriteLock extends PubSubLock implements ReadWriteDistLock {
      * reach, the reads' lease ends it.
      */
     @Override
-    protected void undoLostHold(String owner) {
-        try {
-            unlockScript(owner, 1);
-        } catch (RuntimeException unreachable) {
-            // The hash's lease ends it.
-        }
+    protected Consumer<String> lostHoldUndo() {
+        return owner -> {
+            try {
+                unlockScript(owner, 1);
+            } catch (RuntimeException unreachable) {
+                // The hash's lease ends it.
+            }
+        };
     }
 
     /** The read side's renewal, checking this owner's write: a writer that downgraded renews its reads too. */

@@ -1,0 +1,88 @@
+package dev.lockstep.v4.internal;
+
+import dev.lockstep.internal.Daemons;
+import java.util.Map;
+import java.util.concurrent.ConcurrentHashMap;
+import java.util.concurrent.ExecutionException;
+import java.util.concurrent.FutureTask;
+import java.util.concurrent.RejectedExecutionException;
+import java.util.concurrent.ThreadPoolExecutor;
+
+/**
+ * Give-backs: undoing in Redis what an owner may hold without knowing it, such as the grant of a
+ * call interrupted while it waited for its reply. The owner's thread returns at once and the undo
+ * is sent on a thread of the client's, started only when there is one to send. The same owner's
+ * next call on the lock waits for it first ({@link #await}), so that an undo never lands after,
+ * and takes back, a later grant.
+ */
+public final class GiveBacks implements AutoCloseable {
+
+    private final ThreadPoolExecutor thread;
+    private final Map<String, Pending> pending = new ConcurrentHashMap<>();
+
+    /** Give-backs sent on a thread carrying {@code clientName} in its name. */
+    public GiveBacks(String clientName) {
+        this.thread = Daemons.onDemand("lockstep-give-back-" + clientName);
+    }
+
+    /** Sends {@code giveBack} for {@code owner}'s hold of {@code lockName} soon, on the give-back thread. */
+    public void later(String lockName, String owner, Runnable giveBack) {
+        Pending task = new Pending(key(lockName, owner), giveBack);
+        pending.put(task.key, task);
+        try {
+            thread.execute(task);
+        } catch (RejectedExecutionException closedMeanwhile) {
+            // The client closed: the grant's lease ends it.
+            pending.remove(task.key, task);
+        }
+    }
+
+    /** Before {@code owner} asks for {@code lockName}: sends its pending give-back on this thread, or waits until it is sent. */
+    public void await(String lockName, String owner) {
+        Pending task = pending.get(key(lockName, owner));
+        if (task == null) {
+            return;
+        }
+        task.run();
+        boolean interrupted = false;
+        while (true) {
+            try {
+                task.get();
+                break;
+            } catch (InterruptedException e) {
+                interrupted = true;
+            } catch (ExecutionException failed) {
+                break;
+            }
+        }
+        if (interrupted) {
+            Thread.currentThread().interrupt();
+        }
+    }
+
+    /** Drops the give-backs not sent yet: their grants' leases end them. */
+    @Override
+    public void close() {
+        thread.shutdownNow();
+    }
+
+    private static String key(String lockName, String owner) {
+        return lockName + '\n' + owner;
+    }
+
+    /** A give-back not sent yet, which leaves the table when done. */
+    private final class Pending extends FutureTask<Void> {
+
+        private final String key;
+
+        Pending(String key, Runnable giveBack) {
+            super(giveBack, null);
+            this.key = key;
+        }
+
+        @Override
+        protected void done() {
+            pending.remove(key, this);
+        }
+    }
+}

@@ -1,0 +1,214 @@
+package dev.lockstep.v4.internal;
+
+import dev.lockstep.LeaseLoss;
+import dev.lockstep.LockObserver;
+import dev.lockstep.internal.Lease;
+import java.util.Map;
+import java.util.concurrent.ConcurrentHashMap;
+import java.util.concurrent.RejectedExecutionException;
+import java.util.concurrent.TimeUnit;
+import java.util.function.BooleanSupplier;
+import java.util.function.Consumer;
+import java.util.function.LongFunction;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
+
+/**
+ * The holds of one lock by this client, one {@link Hold} per holding thread, and the one release
+ * protocol every lock from stage 4 on follows. Every call is about the calling thread.
+ *
+ * <p>Since the client keeps the count, Redis's count is written from it: each lock and unlock
+ * script gets the thread's holds before the call ({@link #depth()}), so a call whose reply was
+ * lost is put right by the thread's next one.
+ */
+public final class HoldTable {
+
+    private static final Logger log = LoggerFactory.getLogger(HoldTable.class);
+
+    private final String lockName;
+    private final Consumer<LeaseLoss> onLost;
+    private final LongFunction<String> ownerOf;
+    private final Consumer<String> undo;
+    private final Renewer renewer;
+    private final LeaseClock clock;
+    private final GiveBacks giveBacks;
+    private final LockObserver observer;
+    private final Map<Long, Hold> byThread = new ConcurrentHashMap<>();
+
+    /** See {@link Watchdog#holds(String, Consumer, LongFunction, Consumer)}. */
+    HoldTable(String lockName, Consumer<LeaseLoss> onLost, LongFunction<String> ownerOf, Consumer<String> undo,
+            Renewer renewer, LeaseClock clock, GiveBacks giveBacks, LockObserver observer) {
+        this.lockName = lockName;
+        this.onLost = onLost;
+        this.ownerOf = ownerOf;
+        this.undo = undo;
+        this.renewer = renewer;
+        this.clock = clock;
+        this.giveBacks = giveBacks;
+        this.observer = observer;
+    }
+
+    /**
+     * The calling thread just took the lock with a request sent at {@code sentNanos} for
+     * {@code lease}, which the lock script set in Redis. A default lease is renewed with
+     * {@code renew} (true: renewed, false: no longer ours, an exception: unknown) from then on,
+     * also when it re-enters a hold that had an explicit lease. Throws
+     * {@link IllegalStateException} when the client is closed: the caller must give the grant back.
+     */
+    public void acquired(long sentNanos, Lease lease, BooleanSupplier renew) {
+        Thread owner = Thread.currentThread();
+        Hold hold = byThread.get(owner.getId());
+        boolean fresh = hold == null || !hold.isHeld();
+        if (fresh) {
+            hold = new Hold(lockName, owner, clock, this::lost);
+        }
+        if (clock.closed()) {
+            throw closed();
+        }
+        try {
+            hold.acquired(sentNanos, lease);
+            if (!lease.explicit() && !hold.renewing()) {
+                long leaseNanos = TimeUnit.MILLISECONDS.toNanos(lease.millis());
+                hold.renewedBy(renewer.everyThirdOf(lease.millis(), new Renewal(hold, renew, leaseNanos, observer)));
+            }
+        } catch (RejectedExecutionException closed) {
+            hold.abandon();
+            throw closed();
+        }
+        if (fresh) {
+            byThread.put(owner.getId(), hold);
+        }
+    }
+
+    /**
+     * Before the calling thread asks Redis for this lock: a hold whose deadline passed is lost now,
+     * if the clock has not said so yet, so that its undo is pending before the new request is sent;
+     * then any give-back still pending for the thread is sent first.
+     */
+    public void settle() {
+        Hold hold = byThread.get(Thread.currentThread().getId());
+        if (hold != null) {
+            hold.loseIfPastDeadline();
+        }
+        giveBacks.await(lockName, ownerOf.apply(Thread.currentThread().getId()));
+    }
+
+    /** Sends {@code giveBack} soon on the client's give-back thread, and before the calling thread's next call here. */
+    public void giveBackLater(Runnable giveBack) {
+        giveBacks.later(lockName, ownerOf.apply(Thread.currentThread().getId()), giveBack);
+    }
+
+    /** How many holds the calling thread has (acquisitions minus unlocks), 0 when it holds none. */
+    public int depth() {
+        Hold hold = byThread.get(Thread.currentThread().getId());
+        return hold != null && hold.isHeld() ? hold.depth() : 0;
+    }
+
+    /** Whether the calling thread holds the lock: until its last unlock or the moment its lease is lost. */
+    public boolean isHeld() {
+        Hold hold = byThread.get(Thread.currentThread().getId());
+        return hold != null && hold.isHeld();
+    }
+
+    /** The calling thread's hold is gone from Redis, as a call of its own found: it is lost, and told so. */
+    public void lose(String reason) {
+        Hold hold = byThread.get(Thread.currentThread().getId());
+        if (hold != null) {
+            hold.lose(reason);
+        }
+    }
+
+    /** An unlock, as each lock sends it: its script and what its reply means. */
+    public interface Unlock<R> {
+
+        /** Sends the unlock for the calling thread, which had {@code holds} holds. */
+        R run(int holds);
+
+        /** Whether {@code reply} says Redis had no field of this owner: the thread held nothing there. */
+        boolean refused(R reply);
+
+        /** The calling thread holds nothing here: undo what a grant whose reply was lost may have left. Must not throw. */
+        default void notHeld() {
+        }
+    }
+
+    /**
+     * Ends one of the calling thread's holds, whatever Redis answers: a call that failed may have run,
+     * and the thread's next call writes its count anyway. Only the last hold, or a refusal, ends the
+     * hold itself. Throws {@link IllegalMonitorStateException} when the thread holds nothing, when
+     * Redis refused, or when the thread's lease was lost (saying when, and forgetting the hold).
+     */
+    public <R> R release(Unlock<R> unlock) {
+        int held = releasing();
+        if (held == 0) {
+            unlock.notHeld();
+            throw notHeld();
+        }
+        R reply = null;
+        boolean refused = false;
+        try {
+            reply = unlock.run(held);
+            refused = unlock.refused(reply);
+        } finally {
+            released(held == 1 || refused);
+        }
+        if (refused) {
+            throw notHeld();
+        }
+        return reply;
+    }
+
+    /**
+     * Before an unlock script runs: throws, and forgets the hold, if the calling thread's lease was
+     * lost; otherwise a renewal that finds the field gone meanwhile is the unlock's doing, not a loss.
+     * Returns the calling thread's holds before the unlock (0 when it has none).
+     */
+    private int releasing() {
+        long thread = Thread.currentThread().getId();
+        Hold hold = byThread.get(thread);
+        if (hold == null) {
+            return 0;
+        }
+        // Past its deadline the hold is lost, whether or not the clock has said so yet: isHeld() already says so.
+        hold.loseIfPastDeadline();
+        if (hold.lostAt() != null) {
+            byThread.remove(thread);
+            throw new IllegalMonitorStateException("lock '" + lockName + "': this thread's lease was lost at "
+                    + hold.lostAt() + " (" + hold.lossReason() + "), so another client may hold it now");
+        }
+        hold.releasing(true);
+        return hold.depth();
+    }
+
+    /** After the unlock script: {@code lastHold} ends the hold (no more renewals), otherwise it goes on. */
+    private void released(boolean lastHold) {
+        long thread = Thread.currentThread().getId();
+        Hold hold = lastHold ? byThread.remove(thread) : byThread.get(thread);
+        if (hold != null) {
+            hold.released(lastHold);
+        }
+    }
+
+    private static IllegalStateException closed() {
+        return new IllegalStateException("the client is closed: nothing would renew or watch this hold");
+    }
+
+    private IllegalMonitorStateException notHeld() {
+        return new IllegalMonitorStateException("lock '" + lockName + "' is not held by this thread");
+    }
+
+    /** {@code hold} was lost: undo it in Redis if this lock must, and tell its holder. */
+    private void lost(Hold hold) {
+        Thread owner = hold.owner();
+        if (!owner.isAlive()) {
+            // Nobody is left to unlock it, or to hear the news from an unlock.
+            byThread.remove(owner.getId(), hold);
+        }
+        if (undo != null) {
+            String ownerName = ownerOf.apply(owner.getId());
+            giveBacks.later(lockName, ownerName, () -> undo.accept(ownerName));
+        }
+        log.warn("lock '{}': thread {} lost its hold: {}", lockName, owner.getName(), hold.lossReason());
+        clock.tell(onLost, new LeaseLoss(lockName, owner.getId(), hold.lostAt(), hold.lossReason()));
+    }
+}
