@@ -13,6 +13,7 @@ import dev.lockstep.testkit.KeyOwnership.Hold;
 import dev.lockstep.testkit.KeyOwnership.Renewal;
 import dev.lockstep.testkit.Outcome;
 import java.util.ArrayList;
+import java.util.EnumSet;
 import java.util.HashMap;
 import java.util.HashSet;
 import java.util.LinkedHashMap;
@@ -51,6 +52,7 @@ final class SvgTimeline {
     private static final String MONO = "'DejaVu Sans Mono', Menlo, Consolas, 'Liberation Mono', monospace";
     private static final String[] LANE_COLOURS = {"#5b8def", "#43a047", "#f9a825", "#8e63ce", "#00acc1", "#ef6c9c"};
     private static final String RED = "#d93025";
+    private static final Set<Kind> NODE_LANE_KINDS = EnumSet.of(Kind.HELD, Kind.RENEWED, Kind.DOWN, Kind.FIXTURE);
 
     private SvgTimeline() {
     }
@@ -153,29 +155,20 @@ final class SvgTimeline {
          * event; and each lease that ran out under its holder.
          */
         private List<Event> shown(List<Event> recorded) {
+            List<Event> drawn = recorded.stream().filter(e -> !NODE_LANE_KINDS.contains(e.kind())).toList();
             List<Event> result = new ArrayList<>();
-            for (Event e : recorded) {
-                if (e.kind() == Kind.HELD || e.kind() == Kind.RENEWED || e.kind() == Kind.DOWN || e.kind() == Kind.FIXTURE) {
+            for (List<Event> run : ownership.atOneInstant(drawn, Event::at, false)) {
+                Event first = run.get(0);
+                if (KeyOwnership.node(first) == null) {
+                    result.add(first);
                     continue;
                 }
-                String node = KeyOwnership.node(e);
-                Event previous = result.isEmpty() ? null : result.get(result.size() - 1);
-                String where = ownership.nodes().size() > 1 && node != null ? node + ": " : "";
-                if (node != null && previous != null && previous.kind() == e.kind()
-                        && previous.actor().equals(History.REDIS) && e.at() - previous.at() <= KeyOwnership.ONE_INSTANT_NANOS
-                        && previous.detail().endsWith(": " + e.detail())) {
-                    String nodes = previous.detail().substring(0, previous.detail().length() - e.detail().length() - 2);
-                    Event merged = new Event(previous.at(), History.REDIS, e.kind(), nodes + ", " + where + e.detail(),
-                            previous.at(), Long.MAX_VALUE, 0);
-                    steps.put(merged, steps.get(previous));
-                    result.set(result.size() - 1, merged);
-                } else if (node != null) {
-                    Event onRedisLane = new Event(e.at(), History.REDIS, e.kind(), where + e.detail(), e.at(), Long.MAX_VALUE, 0);
-                    steps.put(onRedisLane, steps.get(e));
-                    result.add(onRedisLane);
-                } else {
-                    result.add(e);
-                }
+                String where = ownership.nodes().size() > 1
+                        ? String.join(", ", run.stream().map(KeyOwnership::node).toList()) + ": " : "";
+                Event onRedisLane = new Event(first.at(), History.REDIS, first.kind(), where + first.detail(),
+                        first.at(), Long.MAX_VALUE, 0);
+                steps.put(onRedisLane, steps.get(first));
+                result.add(onRedisLane);
             }
             for (Deadline deadline : ownership.deadlines()) {
                 Event e = deadline.event();
