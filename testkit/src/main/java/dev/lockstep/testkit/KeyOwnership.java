@@ -145,11 +145,11 @@ public final class KeyOwnership {
     }
 
     /**
-     * {@code events}, in order, cut into runs of one or more: an expiry, deletion or renewal joins the run
-     * before it when that run began with the same on another node, at most {@link #ONE_INSTANT_NANOS} earlier
-     * by {@code time}; every other event is a run of its own. Only with two nodes or more: a merged event is
-     * labelled by its nodes. With {@code nodeOnce} a node appears at most once in a run, as a text row
-     * shows one state per node; without it a node quick to delete twice is named twice.
+     * {@code events}, in order, cut into runs that a timeline draws as one event: an expiry, deletion or
+     * renewal joins the run before it when that run began with one of its kind and words on a node at most
+     * 5 ms earlier by {@code time}; every other event is a run of its own. Only with two nodes or more, since
+     * a merged event is labelled by its nodes. With {@code nodeOnce} a node is in a run at most once, as a
+     * text row shows one state per node; without it a node that deleted the key twice at once is named twice.
      */
     public List<List<Event>> atOneInstant(List<Event> events, ToLongFunction<Event> time, boolean nodeOnce) {
         List<List<Event>> runs = new ArrayList<>();
