@@ -11,7 +11,7 @@ import java.util.List;
 final class RowPacker {
 
     /** The least room between two spans in one row, in px. */
-    static final double GAP = 6;
+    private static final double GAP = 6;
 
     private final List<Double> ends = new ArrayList<>();
 
