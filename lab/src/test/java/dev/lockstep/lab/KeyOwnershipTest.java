@@ -5,6 +5,8 @@ import static org.junit.jupiter.api.Assertions.assertFalse;
 import static org.junit.jupiter.api.Assertions.assertNull;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
+import dev.lockstep.testkit.History;
+import dev.lockstep.testkit.History.Event;
 import dev.lockstep.testkit.History.Kind;
 import dev.lockstep.testkit.KeyOwnership;
 import dev.lockstep.testkit.KeyOwnership.Hold;
@@ -106,6 +108,35 @@ class KeyOwnershipTest {
         assertTrue(outcome.history().events().stream().anyMatch(e -> e.kind() == Kind.FIXTURE));
         assertFalse(Timeline.render(outcome.history()).contains("replication-marker"));
         assertTrue(Timeline.render(outcome.history(), false, true).contains("replication-marker"));
+    }
+
+    @Test
+    void nodeEventsOfOneKindAtOneInstantMergeWithANodeOnceForTextRowsAndAsHeardForLabels() {
+        History history = new History();
+        history.node("n1");
+        history.node("n2");
+        history.recordAt(0, "redis/n1", Kind.DELETED, "orders deleted");
+        history.recordAt(1_000_000, "redis/n2", Kind.DELETED, "orders deleted");
+        history.recordAt(2_000_000, "redis/n1", Kind.DELETED, "orders deleted");
+        history.recordAt(3_000_000, "redis/n2", Kind.EXPIRED, "orders expired");
+        history.recordAt(9_000_000, "redis/n1", Kind.EXPIRED, "orders expired");
+        KeyOwnership ownership = KeyOwnership.of(history);
+        List<Event> events = history.events();
+
+        assertEquals(List.of(3, 1, 1), sizes(ownership.atOneInstant(events, Event::at, false)));
+        assertEquals(List.of(2, 1, 1, 1), sizes(ownership.atOneInstant(events, Event::at, true)));
+        assertEquals(List.of(3, 2), sizes(ownership.atOneInstant(events, e -> 0, false)), "the caller's clock");
+
+        History oneNode = new History();
+        oneNode.node("master");
+        oneNode.recordAt(0, "redis/master", Kind.DELETED, "orders deleted");
+        oneNode.recordAt(1_000_000, "redis/master", Kind.DELETED, "orders deleted");
+        assertEquals(List.of(1, 1), sizes(KeyOwnership.of(oneNode).atOneInstant(oneNode.events(), Event::at, false)),
+                "with one node there is no node to name");
+    }
+
+    private static List<Integer> sizes(List<List<Event>> runs) {
+        return runs.stream().map(List::size).toList();
     }
 
     private static Outcome run(String stage, String scenario) {

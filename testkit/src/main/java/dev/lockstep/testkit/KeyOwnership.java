@@ -3,12 +3,14 @@ package dev.lockstep.testkit;
 import dev.lockstep.testkit.History.Event;
 import dev.lockstep.testkit.History.Kind;
 import java.util.ArrayList;
+import java.util.EnumSet;
 import java.util.HashMap;
 import java.util.LinkedHashMap;
 import java.util.LinkedHashSet;
 import java.util.List;
 import java.util.Map;
 import java.util.Set;
+import java.util.function.ToLongFunction;
 
 /**
  * The state a lock keeps out of sight, read back from a {@link History}: who holds the key on each
@@ -43,7 +45,9 @@ public final class KeyOwnership {
     }
 
     /** Node events of one kind this close together happened at one instant: a RedLock unlock deletes five keys at once. */
-    public static final long ONE_INSTANT_NANOS = 5_000_000L;
+    private static final long ONE_INSTANT_NANOS = 5_000_000L;
+    /** The node events a timeline draws once for all the nodes they happened on. */
+    private static final Set<Kind> MERGED = EnumSet.of(Kind.EXPIRED, Kind.DELETED, Kind.RENEWED);
 
     private final List<String> nodes;
     private final Map<Event, String> owners = new HashMap<>();
@@ -138,6 +142,31 @@ public final class KeyOwnership {
     public long drawnAt(Event held) {
         Event call = calls.get(held);
         return call == null || call.kind() == Kind.DENIED ? held.at() : call.at() - 1;
+    }
+
+    /**
+     * {@code events}, in order, cut into runs that a timeline draws as one event: an expiry, deletion or
+     * renewal joins the run before it when that run began with one of its kind and words on a node at most
+     * 5 ms earlier by {@code time}; every other event is a run of its own. Only with two nodes or more, since
+     * a merged event is labelled by its nodes. With {@code nodeOnce} a node is in a run at most once, as a
+     * text row shows one state per node; without it a node that deleted the key twice at once is named twice.
+     */
+    public List<List<Event>> atOneInstant(List<Event> events, ToLongFunction<Event> time, boolean nodeOnce) {
+        List<List<Event>> runs = new ArrayList<>();
+        for (Event e : events) {
+            List<Event> run = runs.isEmpty() ? null : runs.get(runs.size() - 1);
+            Event first = run == null ? null : run.get(0);
+            boolean joins = first != null && nodes.size() > 1 && MERGED.contains(e.kind()) && first.kind() == e.kind()
+                    && node(first) != null && node(e) != null && first.detail().equals(e.detail())
+                    && time.applyAsLong(e) - time.applyAsLong(first) <= ONE_INSTANT_NANOS
+                    && !(nodeOnce && run.stream().anyMatch(x -> x.actor().equals(e.actor())));
+            if (joins) {
+                run.add(e);
+            } else {
+                runs.add(new ArrayList<>(List.of(e)));
+            }
+        }
+        return runs;
     }
 
     /** The node a Redis event came from, or null for a client's event or a fault. */

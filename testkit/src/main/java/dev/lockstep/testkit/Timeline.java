@@ -10,6 +10,7 @@ import java.util.LinkedHashSet;
 import java.util.List;
 import java.util.Map;
 import java.util.Set;
+import java.util.function.Predicate;
 
 /**
  * Draws a {@link History} as text swimlanes, one row per event, at most {@value #COLUMNS} columns wide:
@@ -169,24 +170,28 @@ public final class Timeline {
          * folded into the row nearest in time, to change what the columns show from that row on.
          */
         private List<Row> rows(List<Event> events, boolean fixture) {
+            Predicate<Event> silent = e -> e.kind() == Kind.HELD || e.kind() == Kind.DOWN
+                    || e.kind() == Kind.FIXTURE && !fixture;
             List<Row> rows = new ArrayList<>();
-            List<Event> silent = new ArrayList<>();
+            List<Integer> rowOfShown = new ArrayList<>();
+            for (List<Event> run : ownership.atOneInstant(events.stream().filter(silent.negate()).toList(),
+                    this::drawnAt, true)) {
+                run.forEach(e -> rowOfShown.add(rows.size()));
+                rows.add(new Row(run.get(0), run));
+            }
+            List<Event> silentEvents = new ArrayList<>();
             List<Integer> before = new ArrayList<>();
+            int shown = 0;
             for (Event e : events) {
-                Row previous = rows.isEmpty() ? null : rows.get(rows.size() - 1);
-                if (e.kind() == Kind.HELD || e.kind() == Kind.DOWN || e.kind() == Kind.FIXTURE && !fixture) {
-                    silent.add(e);
-                    before.add(rows.size());
-                } else if (previous != null && sharesRow(previous, e)) {
-                    previous.events().add(e);
+                if (silent.test(e)) {
+                    silentEvents.add(e);
+                    before.add(shown == 0 ? 0 : rowOfShown.get(shown - 1) + 1);
                 } else {
-                    List<Event> group = new ArrayList<>();
-                    group.add(e);
-                    rows.add(new Row(e, group));
+                    shown++;
                 }
             }
-            for (int i = silent.size() - 1; i >= 0; i--) {
-                Event e = silent.get(i);
+            for (int i = silentEvents.size() - 1; i >= 0; i--) {
+                Event e = silentEvents.get(i);
                 int next = before.get(i);
                 long at = drawnAt(e);
                 boolean toNext = next < rows.size() && (next == 0
@@ -203,15 +208,6 @@ public final class Timeline {
                 }
             }
             return rows;
-        }
-
-        private boolean sharesRow(Row row, Event e) {
-            Event first = row.shown();
-            boolean mergeable = e.kind() == Kind.EXPIRED || e.kind() == Kind.DELETED || e.kind() == Kind.RENEWED;
-            return mergeable && KeyOwnership.node(first) != null && KeyOwnership.node(e) != null
-                    && first.kind() == e.kind() && first.detail().equals(e.detail())
-                    && drawnAt(e) - drawnAt(first) <= KeyOwnership.ONE_INSTANT_NANOS
-                    && row.events().stream().noneMatch(x -> x.actor().equals(e.actor()));
         }
 
         String draw() {
