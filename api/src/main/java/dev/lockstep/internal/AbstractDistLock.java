@@ -262,9 +262,7 @@ public abstract class AbstractDistLock implements DistLock {
      * loop: try, sleep one spin interval, try again. Later stages replace the sleeping.
      */
     protected boolean acquire(Lease lease, long waitNanos) throws InterruptedException {
-        if (Thread.interrupted()) {
-            throw new InterruptedException("interrupted before acquiring lock '" + name + "'");
-        }
+        checkNotInterrupted();
         long deadline = System.nanoTime() + waitNanos;
         long spinNanos = options().spinInterval().toNanos();
         Patience patience = patience(waitNanos);
@@ -276,6 +274,13 @@ public abstract class AbstractDistLock implements DistLock {
             TimeUnit.NANOSECONDS.sleep(Math.min(left, spinNanos));
         }
         return true;
+    }
+
+    /** An acquisition starts with nothing sent when its thread is already interrupted. */
+    protected final void checkNotInterrupted() throws InterruptedException {
+        if (Thread.interrupted()) {
+            throw new InterruptedException("interrupted before acquiring lock '" + name + "'");
+        }
     }
 
     /**

@@ -10,7 +10,8 @@ import redis.clients.jedis.UnifiedJedis;
 /**
  * Sends one request to every node at once and collects what came back within one node timeout.
  * A stalled node costs that timeout, never a lease: its answer, if it ever comes, is ignored,
- * and what this client sends it next waits until it has run (see {@link Lane}).
+ * and what this client sends it next waits until it has run (see {@link Lane}). Each reply is a
+ * {@link Reply}: answered, failed, or not awaited.
  */
 final class FanOut implements AutoCloseable {
 
@@ -48,20 +49,6 @@ final class FanOut implements AutoCloseable {
         SEND
     }
 
-    /**
-     * One node's answer.
-     *
-     * @param value   the reply (a script's nil is null), when answered
-     * @param failure why there is no answer (an error, or the timeout), or null
-     */
-    record Reply(Object value, Throwable failure) {
-
-        /** Whether the node answered in time. */
-        boolean answered() {
-            return failure == null;
-        }
-    }
-
     /** How many nodes there are. */
     int size() {
         return lanes.size();
@@ -74,12 +61,12 @@ final class FanOut implements AutoCloseable {
      */
     List<Reply> ask(Request request, WhenLate whenLate) {
         long deadline = System.nanoTime() + nodeTimeout.toNanos();
-        List<Lane.Call> calls = new ArrayList<>();
+        List<Call> calls = new ArrayList<>();
         for (Lane lane : lanes) {
             calls.add(lane.ask(request, deadline, whenLate));
         }
         List<Reply> replies = new ArrayList<>();
-        for (Lane.Call call : calls) {
+        for (Call call : calls) {
             replies.add(call.await());
         }
         return replies;
@@ -92,13 +79,13 @@ final class FanOut implements AutoCloseable {
      */
     void tell(List<Boolean> which, Request request) {
         long deadline = System.nanoTime() + nodeTimeout.toNanos();
-        List<Lane.Call> calls = new ArrayList<>();
+        List<Call> calls = new ArrayList<>();
         for (int i = 0; i < lanes.size(); i++) {
             if (which.get(i)) {
                 calls.add(lanes.get(i).tell(request, deadline));
             }
         }
-        calls.forEach(Lane.Call::await);
+        calls.forEach(Call::await);
     }
 
     /** How many requests wait on, or run on, each node's lane, in node order. */

@@ -1,6 +1,5 @@
 package dev.lockstep.v6;
 
-import dev.lockstep.RedisRefusedException;
 import dev.lockstep.internal.AbstractDistLock;
 import dev.lockstep.internal.Args;
 import dev.lockstep.internal.Lease;
@@ -10,18 +9,15 @@ import dev.lockstep.v3.ReentrantHashLocks;
 import dev.lockstep.v4.internal.HoldTable;
 import dev.lockstep.v4.internal.Watchdog;
 import dev.lockstep.v4.internal.WatchdogLock;
+import dev.lockstep.v5.internal.AcquireLoop;
 import dev.lockstep.v5.internal.Subscriber;
-import dev.lockstep.v6.FanOut.Reply;
 import dev.lockstep.v6.FanOut.Request;
 import dev.lockstep.v6.FanOut.WhenLate;
 import java.time.Duration;
 import java.util.Comparator;
 import java.util.List;
-import java.util.Map;
 import java.util.concurrent.ThreadLocalRandom;
 import java.util.concurrent.TimeUnit;
-import java.util.function.Predicate;
-import java.util.stream.Collectors;
 import redis.clients.jedis.exceptions.JedisConnectionException;
 import redis.clients.jedis.exceptions.JedisDataException;
 
@@ -35,6 +31,10 @@ import redis.clients.jedis.exceptions.JedisDataException;
  *
  * <p>The watchdog renews on all nodes and counts a renewal only when a quorum renewed; when no
  * quorum renews within a lease, the holder is told it lost the lock.
+ *
+ * <p>Built from the earlier stages' parts: stage 4's {@link HoldTable} keeps the holds and owns the
+ * release, stage 5's {@link AcquireLoop} waits; what is new is the {@link FanOut} and reading its
+ * replies as {@link Votes}.
  */
 final class QuorumLock extends AbstractDistLock {
 
@@ -78,10 +78,10 @@ final class QuorumLock extends AbstractDistLock {
         int held = holds.depth();
         List<Reply> replies = fanOut.ask(new Request(owner, LOCK, List.of(key()),
                 List.of(Long.toString(lease.millis()), owner, Integer.toString(held))), WhenLate.DROP);
-        int granted = count(replies, r -> r.answered() && r.value() == null);
+        Votes votes = new Votes(replies, client.quorum());
         // RedLock's validity, lease - elapsed - (1% + 2 ms), must be positive; the holder's own deadline keeps
         // stage 4's wider margin (5% + 2 ms), so that is the bar: a hold already past it would be lost at once.
-        if (granted >= client.quorum() && System.nanoTime() < Watchdog.deadline(sent, lease)) {
+        if (votes.quorum(Reply::answeredNil) && System.nanoTime() < Watchdog.deadline(sent, lease)) {
             try {
                 holds.acquired(sent, lease, () -> renew(owner, lease.millis()));
             } catch (IllegalStateException closed) {
@@ -92,8 +92,7 @@ final class QuorumLock extends AbstractDistLock {
             return null;
         }
         undo(replies, owner, held);
-        List<Throwable> refusals = replies.stream().map(Reply::failure)
-                .filter(Patience::refused).toList();
+        List<Throwable> refusals = votes.refusals();
         if (refusals.size() > fanOut.size() - client.quorum()) {
             // Enough nodes answered no (an ACL without a command this lock needs) that no quorum can be reached.
             JedisDataException refused = new JedisDataException("refused on " + refusals.size() + " of "
@@ -101,25 +100,14 @@ final class QuorumLock extends AbstractDistLock {
             refusals.stream().skip(1).forEach(refused::addSuppressed);
             throw refused;
         }
-        int answered = count(replies, Reply::answered);
-        if (answered < client.quorum()) {
-            throw new NoQuorumAnswered("only " + answered + " of " + fanOut.size()
+        if (!votes.quorum(Reply::answered)) {
+            throw new NoQuorumAnswered("only " + votes.count(Reply::answered) + " of " + fanOut.size()
                     + " nodes answered within " + options().nodeTimeout().toMillis() + " ms");
         }
-        Map<Object, List<Long>> refusalsByHolder = replies.stream()
-                .filter(r -> r.answered() && r.value() instanceof List<?>)
-                .map(r -> (List<?>) r.value())
-                .collect(Collectors.groupingBy(refusal -> refusal.get(1),
-                        Collectors.mapping(refusal -> (Long) refusal.get(0), Collectors.toList())));
-        for (List<Long> leases : refusalsByHolder.values()) {
-            if (leases.size() >= client.quorum()) {
-                // One holder has a quorum: sleep until its release is announced, or its lease ends.
-                return leases.stream().mapToLong(Long::longValue).min().orElse(0);
-            }
-        }
-        // A split vote, a round in flight, or nodes too slow: nobody holds a quorum, and undoing a split is quiet,
-        // so no release would wake us. Back off a random bit, so rivals do not collide again, and try again.
-        return backOff();
+        // One holder has a quorum: sleep until its release is announced, or its lease ends. Otherwise nobody holds
+        // a quorum, and undoing a split is quiet, so no release would wake us: back off a random bit, so rivals do
+        // not collide again, and try again.
+        return votes.holderLease().orElseGet(this::backOff);
     }
 
     private long backOff() {
@@ -134,7 +122,7 @@ final class QuorumLock extends AbstractDistLock {
      * split round, and those into another, while the winner holds the lock.
      */
     private void undo(List<Reply> replies, String owner, int held) {
-        List<Boolean> which = replies.stream().map(reply -> reply.answered() ? reply.value() == null : held == 0)
+        List<Boolean> which = replies.stream().map(reply -> reply.answered() ? reply.answeredNil() : held == 0)
                 .toList();
         fanOut.tell(which, new Request(owner, UNDO, List.of(key()), List.of(owner, Integer.toString(held))));
     }
@@ -143,46 +131,25 @@ final class QuorumLock extends AbstractDistLock {
     private boolean renew(String owner, long leaseMillis) {
         List<Reply> replies = fanOut.ask(new Request(owner, RENEW, List.of(key()),
                 List.of(Long.toString(leaseMillis), owner)), WhenLate.DROP);
-        int renewed = count(replies, r -> Long.valueOf(1).equals(r.value()));
-        int gone = count(replies, r -> Long.valueOf(0).equals(r.value()));
-        if (renewed >= client.quorum()) {
+        Votes votes = new Votes(replies, client.quorum());
+        if (votes.quorum(r -> r.answeredEqual(1L))) {
             return true;
         }
-        if (gone > fanOut.size() - client.quorum()) {
+        if (votes.blocking(r -> r.answeredEqual(0L))) {
             return false;
         }
-        throw new IllegalStateException("renewed on " + renewed + " of " + fanOut.size() + " nodes");
+        throw new IllegalStateException("renewed on " + votes.count(r -> r.answeredEqual(1L)) + " of " + fanOut.size() + " nodes");
     }
 
     @Override
     protected boolean acquire(Lease lease, long waitNanos) throws InterruptedException {
-        if (Thread.interrupted()) {
-            throw new InterruptedException("interrupted before acquiring lock '" + name() + "'");
-        }
+        checkNotInterrupted();
         Patience patience = patience(waitNanos);
         // A round too few nodes answered (a busy machine can make every node late at once) backs off and tries again.
         Subscriber.Attempt attempt = () -> patience.attempt(() -> ask("acquire", () -> tryAcquire(lease)), backOff());
-        long deadline = System.nanoTime() + waitNanos;
-        Long next = attempt.tryOnce();
-        // A re-entry without a quorum tries again by itself, as stage 5's does: among this client's waiters it
-        // would queue behind threads that wait for the very hold it has.
-        while (next != null && isHeldByCurrentThread()) {
-            long left = waitNanos < 0 ? Long.MAX_VALUE : deadline - System.nanoTime();
-            if (left <= 0) {
-                return false;
-            }
-            TimeUnit.NANOSECONDS.sleep(Math.min(left, TimeUnit.MILLISECONDS.toNanos(Math.max(1, backOff()))));
-            next = attempt.tryOnce();
-        }
-        if (next == null) {
-            return true;
-        }
-        long waitLeft = waitNanos < 0 ? waitNanos : Math.max(0, deadline - System.nanoTime());
-        try {
-            return waitLeft != 0 && client.subscriber().await(channel, waitLeft, options().nodeTimeout(), attempt, attempt);
-        } catch (JedisDataException subscriptionRefused) {
-            throw new RedisRefusedException(name(), "wait", subscriptionRefused);
-        }
+        AcquireLoop loop = new AcquireLoop(name(), client.subscriber(), options().nodeTimeout(),
+                this::isHeldByCurrentThread, () -> TimeUnit.MILLISECONDS.toNanos(Math.max(1, backOff())));
+        return loop.run(channel, waitNanos, attempt, first -> attempt);
     }
 
     /** Rounds too few nodes answered are retried for ten node timeouts before Redis is taken to be down. */
@@ -205,20 +172,21 @@ final class QuorumLock extends AbstractDistLock {
         // the replies of an inner unlock could not tell it from the last one, and a late grant's extra
         // count on a node is put right by the next call.
         String owner = threadOwner();
-        List<Reply> replies = holds.release(new HoldTable.Unlock<List<Reply>>() {
+        Votes votes = holds.release(new HoldTable.Unlock<Votes>() {
             @Override
-            public List<Reply> run(int held) {
-                return fanOut.ask(new Request(owner, UNLOCK, List.of(key(), channel),
-                        List.of(owner, ReentrantHashLocks.RELEASED, Integer.toString(held))), WhenLate.SEND);
+            public Votes run(int held) {
+                return new Votes(fanOut.ask(new Request(owner, UNLOCK, List.of(key(), channel),
+                        List.of(owner, ReentrantHashLocks.RELEASED, Integer.toString(held))), WhenLate.SEND), client.quorum());
             }
 
+            /** A quorum answered, and no node had this owner's field. */
             @Override
-            public boolean refused(List<Reply> replies) {
-                return count(replies, Reply::answered) >= client.quorum() && count(replies, r -> r.value() instanceof Long) == 0;
+            public boolean refused(Votes votes) {
+                return votes.quorum(Reply::answered) && Reply.answers(votes.replies()).stream().noneMatch(Long.class::isInstance);
             }
         });
-        if (count(replies, Reply::answered) < client.quorum()) {
-            throw new JedisConnectionException("unlock reached only " + count(replies, Reply::answered) + " of "
+        if (!votes.quorum(Reply::answered)) {
+            throw new JedisConnectionException("unlock reached only " + votes.count(Reply::answered) + " of "
                     + fanOut.size() + " nodes; the others let the lock expire with its lease");
         }
     }
@@ -247,8 +215,7 @@ final class QuorumLock extends AbstractDistLock {
         return ask("remainingLease", () -> {
             List<Reply> replies = fanOut.ask(new Request(threadOwner(), LEASE_LEFT, List.of(key()), List.of()),
                     WhenLate.DROP);
-            List<Duration> leases = replies.stream().filter(Reply::answered)
-                    .map(r -> Args.remaining((Long) r.value())).sorted(Comparator.reverseOrder()).toList();
+            List<Duration> leases = Reply.answers(replies).stream().map(pttl -> Args.remaining((Long) pttl)).sorted(Comparator.reverseOrder()).toList();
             if (leases.size() < client.quorum()) {
                 throw new NoQuorumAnswered("only " + leases.size() + " of " + fanOut.size() + " nodes answered");
             }
@@ -262,15 +229,12 @@ final class QuorumLock extends AbstractDistLock {
         return ask("forceUnlock", () -> {
             List<Reply> replies = fanOut.ask(new Request(threadOwner(), FORCE_UNLOCK, List.of(key(), channel),
                     List.of(ReentrantHashLocks.RELEASED)), WhenLate.SEND);
-            if (count(replies, Reply::answered) < client.quorum()) {
-                throw new NoQuorumAnswered("force-unlock reached only " + count(replies, Reply::answered) + " of "
+            Votes votes = new Votes(replies, client.quorum());
+            if (!votes.quorum(Reply::answered)) {
+                throw new NoQuorumAnswered("force-unlock reached only " + votes.count(Reply::answered) + " of "
                         + fanOut.size() + " nodes; the others let the lock expire with its lease");
             }
-            return count(replies, r -> Long.valueOf(1).equals(r.value())) > 0;
+            return votes.count(r -> r.answeredEqual(1L)) > 0;
         });
-    }
-
-    private static int count(List<Reply> replies, Predicate<Reply> which) {
-        return (int) replies.stream().filter(which).count();
     }
 }

@@ -126,7 +126,7 @@ class ClientFaultTest extends IndependentMastersTest {
         DistLock lock = locks.get(name);
         RedisNode stalled = nodes.get(3);
         int threads = 8;
-        int callsEach = 3 * Lane.CAPACITY / threads;
+        int callsEach = 3 * OwnerQueue.CAPACITY / threads;
         // Idle connections for every thread: a first call that had to open one would wait out the handshake instead.
         keepIdleConnections((RedisClient) clients.get(3), threads);
         List<LockThread> askers = new ArrayList<>();
@@ -153,8 +153,8 @@ class ClientFaultTest extends IndependentMastersTest {
                 LockThread.get(done, DEADLINE);
             }
             int queued = locks.fanOut().queuedRequests().get(3);
-            assertTrue(queued <= Lane.CAPACITY, queued + " requests wait for the stalled node, more than "
-                    + Lane.CAPACITY);
+            assertTrue(queued <= OwnerQueue.CAPACITY, queued + " requests wait for the stalled node, more than "
+                    + OwnerQueue.CAPACITY);
         } finally {
             stalled.resume();
         }

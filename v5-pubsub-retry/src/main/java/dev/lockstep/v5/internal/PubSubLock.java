@@ -1,17 +1,14 @@
 package dev.lockstep.v5.internal;
 
-import dev.lockstep.RedisRefusedException;
 import dev.lockstep.internal.AbstractLocks;
 import dev.lockstep.internal.Lease;
 import dev.lockstep.internal.Patience;
 import dev.lockstep.v3.ReentrantHashLocks;
 import dev.lockstep.v4.internal.Watchdog;
 import dev.lockstep.v4.internal.WatchdogLock;
-import java.util.concurrent.TimeUnit;
-import redis.clients.jedis.exceptions.JedisDataException;
 
 /**
- * The stage-5 lock: stage 4's, waiting as Redisson does. Try once; if the lock is held,
+ * The stage-5 lock: stage 4's, waiting as Redisson does ({@link AcquireLoop}). Try once; if the lock is held,
  * subscribe to its release channel and loop: try again, and if still held sleep on the channel
  * for at most the holder's remaining lease (and the remaining wait). A release message wakes
  * one waiter of this client; a lost message costs one lease-bounded sleep, never a hang. The
@@ -36,32 +33,16 @@ public class PubSubLock extends WatchdogLock {
 
     @Override
     protected final boolean acquire(Lease lease, long waitNanos) throws InterruptedException {
-        if (Thread.interrupted()) {
-            throw new InterruptedException("interrupted before acquiring lock '" + name() + "'");
-        }
-        long deadline = System.nanoTime() + waitNanos;
+        checkNotInterrupted();
         Patience patience = patience(waitNanos);
         // A failed attempt reports an unknown holder lease: the waiter sleeps one retry interval.
         Subscriber.Attempt attempt = () -> patience.attempt(() -> ask("acquire", () -> tryAcquire(lease)), -1L);
+        AcquireLoop loop = new AcquireLoop(name(), subscriber, options().spinInterval().multipliedBy(10),
+                this::isHeldByCurrentThread, () -> options().spinInterval().toNanos());
         boolean acquired = false;
         try {
-            Long first = attempt.tryOnce();
-            // A re-entry that could not reach Redis tries again by itself. Among this client's waiters it would
-            // queue behind threads that wait for the very hold it has: both would wait forever.
-            while (first != null && first < 0 && isHeldByCurrentThread()) {
-                long left = waitNanos < 0 ? Long.MAX_VALUE : deadline - System.nanoTime();
-                if (left <= 0) {
-                    return false;
-                }
-                TimeUnit.NANOSECONDS.sleep(Math.min(left, options().spinInterval().toNanos()));
-                first = attempt.tryOnce();
-            }
-            long waitLeft = waitNanos < 0 ? waitNanos : Math.max(0, deadline - System.nanoTime());
-            acquired = first == null || waitLeft != 0 && subscriber.await(waitChannel(), waitLeft,
-                    options().spinInterval().multipliedBy(10), attempt, onceListening(first, attempt));
+            acquired = loop.run(waitChannel(), waitNanos, attempt, first -> onceListening(first, attempt));
             return acquired;
-        } catch (JedisDataException subscriptionRefused) {
-            throw new RedisRefusedException(name(), "wait", subscriptionRefused);
         } finally {
             if (!acquired) {
                 leaveIfWaiting();
