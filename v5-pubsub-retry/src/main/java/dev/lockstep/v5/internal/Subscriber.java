@@ -3,10 +3,8 @@ package dev.lockstep.v5.internal;
 import dev.lockstep.LockObserver;
 import java.time.Duration;
 import java.util.ArrayList;
-import java.util.HashMap;
 import java.util.HashSet;
 import java.util.List;
-import java.util.Map;
 import java.util.Set;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.locks.ReentrantLock;
@@ -15,8 +13,9 @@ import redis.clients.jedis.UnifiedJedis;
 /**
  * Lets a client's waiters sleep until a lock is released: the waiter side. One pub/sub
  * connection per Redis node ({@link NodeSubscription}) is shared by all the client's waiters: a
- * channel is subscribed while at least one waiter uses it and unsubscribed when the last one
- * leaves; with no channel left a connection goes back to its pool and its thread ends.
+ * channel is wanted ({@link WantedChannels}), and subscribed, while at least one waiter uses it and
+ * unsubscribed when the last one leaves; with no channel left a connection goes back to its pool
+ * and its thread ends.
  *
  * <p>Waiters of one client do not race each other in Redis: they queue for their turn locally,
  * and only the waiter whose turn it is tries and sleeps on the channel. A release message adds a
@@ -39,17 +38,12 @@ public final class Subscriber implements AutoCloseable {
         Long tryOnce();
     }
 
-    /**
-     * Guards the wanted channels and every connection's state. A lock rather than a monitor: its holders
-     * write SUBSCRIBE, UNSUBSCRIBE and PING to sockets, and a virtual thread blocked in a socket write
-     * while it holds a monitor pins its carrier thread on JDK 21 to 23.
-     */
-    private final ReentrantLock guard = new ReentrantLock();
+    private final WantedChannels wanted;
+    /** The wanted channels' lock, which also guards every connection's state. */
+    private final ReentrantLock guard;
     private final List<NodeSubscription> connections = new ArrayList<>();
-    private final Map<String, ReleaseChannel> wanted = new HashMap<>();
     private final Duration retry;
     private final LockObserver observer;
-    private boolean closed;
 
     /**
      * A subscriber over {@code nodes}, its threads named after {@code threadName}, retrying a lost
@@ -58,9 +52,11 @@ public final class Subscriber implements AutoCloseable {
     public Subscriber(List<UnifiedJedis> nodes, String threadName, Duration retry, LockObserver observer) {
         this.retry = retry;
         this.observer = observer;
+        this.wanted = new WantedChannels(nodes.size());
+        this.guard = wanted.guard();
         for (int i = 0; i < nodes.size(); i++) {
             String name = nodes.size() == 1 ? threadName : threadName + "-n" + (i + 1);
-            connections.add(new NodeSubscription(this, nodes.get(i), name, retry));
+            connections.add(new NodeSubscription(wanted, nodes.get(i), name, retry));
         }
     }
 
@@ -157,8 +153,7 @@ public final class Subscriber implements AutoCloseable {
     public void close() {
         guard.lock();
         try {
-            closed = true;
-            wanted.clear();
+            wanted.close();
             connections.forEach(NodeSubscription::reconcile);
         } finally {
             guard.unlock();
@@ -166,25 +161,12 @@ public final class Subscriber implements AutoCloseable {
         connections.forEach(NodeSubscription::join);
     }
 
-    /** The lock that guards the wanted channels and the connections' state. */
-    ReentrantLock guard() {
-        return guard;
-    }
-
-    /** The channels waiters want, by name; empty once closed. Called with the {@link #guard()} held. */
-    Map<String, ReleaseChannel> wanted() {
-        return wanted;
-    }
-
     /** Joins {@code name}'s waiters, subscribing if this is the first. */
     private ReleaseChannel join(String name) {
         guard.lock();
         try {
-            if (closed) {
-                throw new IllegalStateException("the subscriber is closed");
-            }
-            ReleaseChannel channel = wanted.computeIfAbsent(name, n -> new ReleaseChannel(n, connections.size()));
-            if (channel.users++ == 0) {
+            ReleaseChannel channel = wanted.join(name);
+            if (channel.users == 1) {
                 connections.forEach(NodeSubscription::reconcile);
                 observer.subscription(name, true);
             }
@@ -197,8 +179,7 @@ public final class Subscriber implements AutoCloseable {
     private void leave(ReleaseChannel channel) {
         guard.lock();
         try {
-            if (--channel.users == 0) {
-                wanted.remove(channel.name);
+            if (wanted.leave(channel)) {
                 connections.forEach(NodeSubscription::reconcile);
                 observer.subscription(channel.name, false);
             }
