@@ -1,6 +1,6 @@
 package dev.lockstep.internal;
 
-import dev.lockstep.LockException;
+import dev.lockstep.RedisUnreachableException;
 import java.time.Duration;
 import java.util.Set;
 import java.util.function.Supplier;
@@ -68,7 +68,7 @@ public final class Patience {
     }
 
     /**
-     * Runs {@code attempt}; if it fails to reach Redis and failures have not lasted the limit yet,
+     * Runs {@code attempt}; if it fails to reach Redis ({@link RedisUnreachableException}) and failures have not lasted the limit yet,
      * returns {@code whenFailed} instead of throwing, so the caller waits and tries again.
      */
     public <T> T attempt(Supplier<T> attempt, T whenFailed) {
@@ -76,10 +76,7 @@ public final class Patience {
             T result = attempt.get();
             failingSince = 0;
             return result;
-        } catch (LockException e) {
-            if (!unreachable(e.getCause())) {
-                throw e;
-            }
+        } catch (RedisUnreachableException e) {
             long now = System.nanoTime();
             failingSince = failingSince == 0 ? now : failingSince;
             if (now - failingSince >= limitNanos) {

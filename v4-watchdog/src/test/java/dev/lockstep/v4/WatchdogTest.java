@@ -7,6 +7,7 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import dev.lockstep.DistLock;
 import dev.lockstep.LeaseLoss;
+import dev.lockstep.LeaseLostException;
 import dev.lockstep.LockOptions;
 import dev.lockstep.testkit.Await;
 import dev.lockstep.testkit.RedisTraffic;
@@ -54,8 +55,9 @@ class WatchdogTest extends SingleNodeTest {
         Await.until("the key expires", BOUND, () -> redis.pttl("explicit") == -2);
         Await.until("the holder is told", BOUND, () -> !losses.isEmpty());
         assertFalse(lock.isHeldByCurrentThread());
-        IllegalMonitorStateException e = assertThrows(IllegalMonitorStateException.class, lock::unlock);
+        LeaseLostException e = assertThrows(LeaseLostException.class, lock::unlock);
         assertTrue(e.getMessage().contains("lost at"), e.getMessage());
+        assertEquals(losses.get(0), e.loss(), "the exception carries the loss the listener heard of");
         Thread.sleep(TIMEOUT.toMillis());
         assertEquals(1, losses.size(), "a loss is signalled once");
     }
@@ -70,7 +72,8 @@ class WatchdogTest extends SingleNodeTest {
         Await.until("the next renewal notices", BOUND, () -> !losses.isEmpty());
         assertTrue(losses.get(0).lockName().equals("deleted"));
         assertFalse(lock.isHeldByCurrentThread());
-        assertThrows(IllegalMonitorStateException.class, lock::unlock);
+        assertEquals("Redis no longer had this owner's field at renewal",
+                assertThrows(LeaseLostException.class, lock::unlock).loss().reason());
     }
 
     @Test

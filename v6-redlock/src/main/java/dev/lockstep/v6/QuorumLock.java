@@ -18,7 +18,6 @@ import java.util.Comparator;
 import java.util.List;
 import java.util.concurrent.ThreadLocalRandom;
 import java.util.concurrent.TimeUnit;
-import redis.clients.jedis.exceptions.JedisConnectionException;
 import redis.clients.jedis.exceptions.JedisDataException;
 
 /**
@@ -101,8 +100,8 @@ final class QuorumLock extends AbstractDistLock {
             throw refused;
         }
         if (!votes.quorum(Reply::answered)) {
-            throw new NoQuorumAnswered("only " + votes.count(Reply::answered) + " of " + fanOut.size()
-                    + " nodes answered within " + options().nodeTimeout().toMillis() + " ms");
+            throw NoQuorumException.of("only " + votes.count(Reply::answered) + " of " + fanOut.size()
+                    + " nodes answered within " + options().nodeTimeout().toMillis() + " ms", replies);
         }
         // One holder has a quorum: sleep until its release is announced, or its lease ends. Otherwise nobody holds
         // a quorum, and undoing a split is quiet, so no release would wake us: back off a random bit, so rivals do
@@ -158,14 +157,6 @@ final class QuorumLock extends AbstractDistLock {
         return new Patience(waitNanos == 0 ? Duration.ZERO : options().nodeTimeout().multipliedBy(UNANSWERED_ROUNDS));
     }
 
-    /** Too few nodes answered a round: Redis may be down, or only busy. */
-    private static final class NoQuorumAnswered extends JedisConnectionException {
-
-        NoQuorumAnswered(String message) {
-            super(message);
-        }
-    }
-
     @Override
     protected void release() {
         // The count is kept here, and written to every node: with one node's key lost and another stalled,
@@ -186,8 +177,8 @@ final class QuorumLock extends AbstractDistLock {
             }
         });
         if (!votes.quorum(Reply::answered)) {
-            throw new JedisConnectionException("unlock reached only " + votes.count(Reply::answered) + " of "
-                    + fanOut.size() + " nodes; the others let the lock expire with its lease");
+            throw NoQuorumException.of("unlock reached only " + votes.count(Reply::answered) + " of "
+                    + fanOut.size() + " nodes; the others let the lock expire with its lease", votes.replies());
         }
     }
 
@@ -215,9 +206,10 @@ final class QuorumLock extends AbstractDistLock {
         return ask("remainingLease", () -> {
             List<Reply> replies = fanOut.ask(new Request(threadOwner(), LEASE_LEFT, List.of(key()), List.of()),
                     WhenLate.DROP);
-            List<Duration> leases = Reply.answers(replies).stream().map(pttl -> Args.remaining((Long) pttl)).sorted(Comparator.reverseOrder()).toList();
+            List<Duration> leases = Reply.answers(replies).stream().map(pttl -> Args.remaining((Long) pttl))
+                    .sorted(Comparator.reverseOrder()).toList();
             if (leases.size() < client.quorum()) {
-                throw new NoQuorumAnswered("only " + leases.size() + " of " + fanOut.size() + " nodes answered");
+                throw NoQuorumException.of("only " + leases.size() + " of " + fanOut.size() + " nodes answered", replies);
             }
             return leases.get(client.quorum() - 1);
         });
@@ -231,8 +223,8 @@ final class QuorumLock extends AbstractDistLock {
                     List.of(ReentrantHashLocks.RELEASED)), WhenLate.SEND);
             Votes votes = new Votes(replies, client.quorum());
             if (!votes.quorum(Reply::answered)) {
-                throw new NoQuorumAnswered("force-unlock reached only " + votes.count(Reply::answered) + " of "
-                        + fanOut.size() + " nodes; the others let the lock expire with its lease");
+                throw NoQuorumException.of("force-unlock reached only " + votes.count(Reply::answered) + " of "
+                        + fanOut.size() + " nodes; the others let the lock expire with its lease", replies);
             }
             return votes.count(r -> r.answeredEqual(1L)) > 0;
         });

@@ -27,6 +27,7 @@ import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
+import java.util.Set;
 import java.util.concurrent.Callable;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.Future;
@@ -260,8 +261,10 @@ class QuorumTest extends IndependentMastersTest {
                 LockException e = assertThrows(LockException.class, attempt::run);
                 long took = System.nanoTime() - start;
                 System.out.printf("QuorumTest: 3 of 5 stalled: failed in %d ms: %s%n", millis(took), e.getMessage());
-                assertInstanceOf(JedisConnectionException.class, e.getCause());
+                NoQuorumException noQuorum = assertInstanceOf(NoQuorumException.class, e.getCause());
                 assertTrue(e.getMessage().contains("only 2 of 5"), "names how many nodes answered: " + e.getMessage());
+                assertEquals(Set.of(3, 4, 5), noQuorum.failedNodes().keySet(), "names the nodes that failed");
+                assertEquals(3, noQuorum.getSuppressed().length, "keeps each node's failure");
                 // A waiting acquisition sits out ten node timeouts of unanswered rounds (a busy machine can
                 // make every node late at once), then fails: bounded, and far below any lease.
                 assertTrue(took < NODE_TIMEOUT.multipliedBy(25).toNanos(), "failing took " + millis(took) + " ms: "

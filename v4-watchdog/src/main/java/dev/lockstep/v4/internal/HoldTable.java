@@ -1,6 +1,7 @@
 package dev.lockstep.v4.internal;
 
 import dev.lockstep.LeaseLoss;
+import dev.lockstep.LeaseLostException;
 import dev.lockstep.LockObserver;
 import dev.lockstep.internal.Lease;
 import java.util.Map;
@@ -135,8 +136,8 @@ public final class HoldTable {
     /**
      * Ends one of the calling thread's holds, whatever Redis answers: a call that failed may have run,
      * and the thread's next call writes its count anyway. Only the last hold, or a refusal, ends the
-     * hold itself. Throws {@link IllegalMonitorStateException} when the thread holds nothing, when
-     * Redis refused, or when the thread's lease was lost (saying when, and forgetting the hold).
+     * hold itself. Throws {@link IllegalMonitorStateException} when the thread holds nothing or Redis
+     * refused, and a {@link LeaseLostException} when the thread's lease was lost (forgetting the hold).
      */
     public <R> R release(Unlock<R> unlock) {
         int held = releasing();
@@ -173,8 +174,7 @@ public final class HoldTable {
         hold.loseIfPastDeadline();
         if (hold.lostAt() != null) {
             byThread.remove(thread);
-            throw new IllegalMonitorStateException("lock '" + lockName + "': this thread's lease was lost at "
-                    + hold.lostAt() + " (" + hold.lossReason() + "), so another client may hold it now");
+            throw new LeaseLostException(loss(hold));
         }
         hold.releasing(true);
         return hold.depth();
@@ -187,6 +187,10 @@ public final class HoldTable {
         if (hold != null) {
             hold.released(lastHold);
         }
+    }
+
+    private LeaseLoss loss(Hold hold) {
+        return new LeaseLoss(lockName, hold.owner().getId(), hold.lostAt(), hold.lossReason());
     }
 
     private static IllegalStateException closed() {
@@ -209,6 +213,6 @@ public final class HoldTable {
             giveBacks.later(lockName, ownerName, () -> undo.accept(ownerName));
         }
         log.warn("lock '{}': thread {} lost its hold: {}", lockName, owner.getName(), hold.lossReason());
-        clock.tell(onLost, new LeaseLoss(lockName, owner.getId(), hold.lostAt(), hold.lossReason()));
+        clock.tell(onLost, loss(hold));
     }
 }
