@@ -253,7 +253,7 @@ public abstract class AbstractLocks implements Locks {
     }
 
     /** The options this client was built with. */
-    public final LockOptions options() {
+    protected final LockOptions options() {
         return options;
     }
 

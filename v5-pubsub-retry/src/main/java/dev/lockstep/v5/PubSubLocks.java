@@ -53,8 +53,8 @@ public class PubSubLocks extends WatchdogLocks {
         return subscriber;
     }
 
-    /** The channels this client listens on right now: none once no one waits. */
-    public Set<String> subscribedChannels() {
+    /** The channels this client listens on right now, for tests: none once no one waits. */
+    Set<String> subscribedChannels() {
         return subscriber.channels();
     }
 

@@ -7,7 +7,7 @@ import dev.lockstep.LockOptions;
 import dev.lockstep.testkit.Await;
 import dev.lockstep.testkit.RedisNode;
 import dev.lockstep.testkit.RedisTraffic;
-import dev.lockstep.v3.ReentrantHashLocks;
+import dev.lockstep.v3.internal.RedissonLayout;
 import java.time.Duration;
 import java.util.List;
 import java.util.Set;
@@ -46,7 +46,7 @@ final class Probe {
 
     /** The channel a release of lock {@code name} is published on, Redisson's name for it. */
     static String channel(String name) {
-        return ReentrantHashLocks.releaseChannel(name);
+        return RedissonLayout.releaseChannel(name);
     }
 
     /**

@@ -5,7 +5,7 @@ import dev.lockstep.internal.Args;
 import dev.lockstep.internal.Lease;
 import dev.lockstep.internal.LuaScript;
 import dev.lockstep.internal.Patience;
-import dev.lockstep.v3.ReentrantHashLocks;
+import dev.lockstep.v3.internal.RedissonLayout;
 import dev.lockstep.v4.internal.HoldTable;
 import dev.lockstep.v4.internal.Watchdog;
 import dev.lockstep.v4.internal.WatchdogLock;
@@ -44,7 +44,7 @@ final class QuorumLock extends AbstractDistLock {
     private static final int UNANSWERED_ROUNDS = 10;
     private static final LuaScript RENEW = LuaScript.load(WatchdogLock.class, "renew.lua");
     private static final LuaScript LEASE_LEFT = LuaScript.load(QuorumLock.class, "lease-left.lua");
-    private static final LuaScript FORCE_UNLOCK = LuaScript.load(ReentrantHashLocks.class, "force-unlock.lua");
+    private static final LuaScript FORCE_UNLOCK = RedissonLayout.forceUnlockScript();
 
     private final QuorumLocks client;
     private final FanOut fanOut;
@@ -53,7 +53,7 @@ final class QuorumLock extends AbstractDistLock {
 
     QuorumLock(String name, QuorumLocks client) {
         super(name, client);
-        this.channel = ReentrantHashLocks.releaseChannel(name);
+        this.channel = RedissonLayout.releaseChannel(name);
         this.client = client;
         this.fanOut = client.fanOut();
         this.holds = client.watchdog().holds(name, this::signalLeaseLost, this::owner);
@@ -167,7 +167,7 @@ final class QuorumLock extends AbstractDistLock {
             @Override
             public Votes run(int held) {
                 return new Votes(fanOut.ask(new Request(owner, UNLOCK, List.of(key(), channel),
-                        List.of(owner, ReentrantHashLocks.RELEASED, Integer.toString(held))), WhenLate.SEND), client.quorum());
+                        List.of(owner, RedissonLayout.RELEASED, Integer.toString(held))), WhenLate.SEND), client.quorum());
             }
 
             /** A quorum answered, and no node had this owner's field. */
@@ -220,7 +220,7 @@ final class QuorumLock extends AbstractDistLock {
     public boolean forceUnlock() {
         return ask("forceUnlock", () -> {
             List<Reply> replies = fanOut.ask(new Request(threadOwner(), FORCE_UNLOCK, List.of(key(), channel),
-                    List.of(ReentrantHashLocks.RELEASED)), WhenLate.SEND);
+                    List.of(RedissonLayout.RELEASED)), WhenLate.SEND);
             Votes votes = new Votes(replies, client.quorum());
             if (!votes.quorum(Reply::answered)) {
                 throw NoQuorumException.of("force-unlock reached only " + votes.count(Reply::answered) + " of "

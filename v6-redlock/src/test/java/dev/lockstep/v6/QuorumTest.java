@@ -22,7 +22,7 @@ import dev.lockstep.LockOptions;
 import dev.lockstep.testkit.Await;
 import dev.lockstep.testkit.LockThread;
 import dev.lockstep.testkit.RedisNode;
-import dev.lockstep.v3.ReentrantHashLocks;
+import dev.lockstep.v3.internal.RedissonLayout;
 import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;
@@ -589,7 +589,7 @@ class QuorumTest extends IndependentMastersTest {
             long releasedAt;
             try (Jedis admin = nodes.get(announcer).admin()) {
                 releasedAt = System.nanoTime();
-                assertEquals(1, admin.publish(channel(name), ReentrantHashLocks.RELEASED), "the waiter listens on node " + announcer);
+                assertEquals(1, admin.publish(channel(name), RedissonLayout.RELEASED), "the waiter listens on node " + announcer);
             }
 
             long acquired = LockThread.get(acquiredAt, DEADLINE);

@@ -3,7 +3,7 @@ package dev.lockstep.v6;
 import dev.lockstep.Locks;
 import dev.lockstep.testkit.RedisNode;
 import dev.lockstep.testkit.RedisTraffic;
-import dev.lockstep.v3.ReentrantHashLocks;
+import dev.lockstep.v3.internal.RedissonLayout;
 import dev.lockstep.v4.internal.WatchdogLock;
 import java.io.IOException;
 import java.io.InputStream;
@@ -37,7 +37,7 @@ final class QuorumTestSupport {
 
     /** The lock's release channel, on which v5 and v6 publish. */
     static String channel(String name) {
-        return ReentrantHashLocks.releaseChannel(name);
+        return RedissonLayout.releaseChannel(name);
     }
 
     /** The lock hash on {@code node}: owner field to hold count (empty when the key is absent). */

@@ -3,7 +3,7 @@ package dev.lockstep.fair;
 import dev.lockstep.internal.AbstractLocks;
 import dev.lockstep.internal.Lease;
 import dev.lockstep.internal.LuaScript;
-import dev.lockstep.v3.ReentrantHashLocks;
+import dev.lockstep.v3.internal.RedissonLayout;
 import dev.lockstep.v4.internal.Watchdog;
 import dev.lockstep.v5.internal.PubSubLock;
 import dev.lockstep.v5.internal.Subscriber;
@@ -102,7 +102,7 @@ final class FairLock extends PubSubLock {
     @Override
     protected void stoppedWaiting() {
         try {
-            LEAVE.run(redis(), keys, List.of(threadOwner(), ReentrantHashLocks.RELEASED));
+            LEAVE.run(redis(), keys, List.of(threadOwner(), RedissonLayout.RELEASED));
         } catch (RuntimeException e) {
             // The place is dropped anyway once its deadline passes; the caller's own failure says more.
             LOG.debug("lock '{}': could not leave the queue, its deadline will: {}", name(), e.toString());
@@ -111,13 +111,13 @@ final class FairLock extends PubSubLock {
 
     @Override
     protected Object unlockScript(String owner, int holds) {
-        return UNLOCK.run(redis(), releaseKeys, List.of(owner, ReentrantHashLocks.RELEASED, Integer.toString(holds)));
+        return UNLOCK.run(redis(), releaseKeys, List.of(owner, RedissonLayout.RELEASED, Integer.toString(holds)));
     }
 
     /** Deletes the hash and wakes the head of the queue; a holder here learns at its next renewal. */
     @Override
     public boolean forceUnlock() {
         return ask("forceUnlock", () -> Long.valueOf(1).equals(FORCE_UNLOCK.run(redis(), releaseKeys,
-                List.of(ReentrantHashLocks.RELEASED))));
+                List.of(RedissonLayout.RELEASED))));
     }
 }

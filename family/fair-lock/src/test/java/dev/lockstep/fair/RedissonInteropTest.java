@@ -11,7 +11,7 @@ import dev.lockstep.testkit.LockThread;
 import dev.lockstep.testkit.RedisNode;
 import dev.lockstep.testkit.RedisTraffic;
 import dev.lockstep.testkit.contract.InteropStories;
-import dev.lockstep.v3.ReentrantHashLocks;
+import dev.lockstep.v3.internal.RedissonLayout;
 import java.time.Duration;
 import java.util.List;
 import java.util.concurrent.Future;
@@ -120,7 +120,7 @@ class RedissonInteropTest extends InteropStories {
 
         /** Waits until {@code waiters} owners queue and each listens on {@code redisson_lock__channel:{name}:owner}. */
         void awaitListening(int waiters) {
-            String prefix = ReentrantHashLocks.releaseChannel(name) + ":";
+            String prefix = RedissonLayout.releaseChannel(name) + ":";
             Await.until(waiters + " waiter(s) queue on " + name + " and listen", LockThread.DEADLINE, () -> {
                 List<String> owners = redis.lrange(FairKeys.queue(name), 0, -1);
                 return owners.size() == waiters

@@ -1,6 +1,6 @@
 package dev.lockstep.rw;
 
-import dev.lockstep.v3.ReentrantHashLocks;
+import dev.lockstep.v3.internal.RedissonLayout;
 
 /**
  * Redisson's names around a read-write lock's hash: its channel, and the timeout keys of its read
@@ -18,12 +18,12 @@ final class RwKeys {
 
     /** The channel releases are announced on: {@code redisson_rwlock:{name}}. */
     static String channel(String name) {
-        return "redisson_rwlock:" + ReentrantHashLocks.hashTagged(name);
+        return "redisson_rwlock:" + RedissonLayout.hashTagged(name);
     }
 
     /** What every timeout key starts with: the name as a hash tag, {@code {name}}. */
     static String timeoutBase(String name) {
-        return ReentrantHashLocks.hashTagged(name);
+        return RedissonLayout.hashTagged(name);
     }
 
     /**

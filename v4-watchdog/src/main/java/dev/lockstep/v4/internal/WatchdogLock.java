@@ -5,7 +5,7 @@ import dev.lockstep.internal.AbstractDistLock;
 import dev.lockstep.internal.AbstractLocks;
 import dev.lockstep.internal.Lease;
 import dev.lockstep.internal.LuaScript;
-import dev.lockstep.v3.ReentrantHashLocks;
+import dev.lockstep.v3.internal.RedissonLayout;
 import java.time.Duration;
 import java.util.List;
 import java.util.function.Consumer;
@@ -41,7 +41,7 @@ public class WatchdogLock extends AbstractDistLock {
 
     /** The lock called {@code name} of {@code client}, renewed by the client's {@code watchdog}. */
     public WatchdogLock(String name, AbstractLocks client, Watchdog watchdog) {
-        this(name, client, watchdog, ReentrantHashLocks.releaseChannel(name));
+        this(name, client, watchdog, RedissonLayout.releaseChannel(name));
     }
 
     /** As above, announcing releases on {@code channel} instead of Redisson's lock channel. */
@@ -132,7 +132,7 @@ public class WatchdogLock extends AbstractDistLock {
      */
     protected Object unlockScript(String owner, int holds) {
         return UNLOCK.run(redis(), List.of(key(), channel),
-                List.of(owner, ReentrantHashLocks.RELEASED, Integer.toString(holds)));
+                List.of(owner, RedissonLayout.RELEASED, Integer.toString(holds)));
     }
 
     /** The hold table's release protocol, with stage 4's unlock script. */
@@ -172,7 +172,7 @@ public class WatchdogLock extends AbstractDistLock {
     /** Stage 3's: deletes the hash and announces the release; a holder here learns at its next renewal. */
     @Override
     public boolean forceUnlock() {
-        return ask("forceUnlock", () -> ReentrantHashLocks.forceUnlock(redis(), key(), channel));
+        return ask("forceUnlock", () -> RedissonLayout.forceUnlock(redis(), key(), channel));
     }
 
     // What later stages change: the script that takes the lock, its keys and arguments, what its grant

@@ -3,7 +3,7 @@ package dev.lockstep.v5.internal;
 import dev.lockstep.internal.AbstractLocks;
 import dev.lockstep.internal.Lease;
 import dev.lockstep.internal.Patience;
-import dev.lockstep.v3.ReentrantHashLocks;
+import dev.lockstep.v3.internal.RedissonLayout;
 import dev.lockstep.v4.internal.Watchdog;
 import dev.lockstep.v4.internal.WatchdogLock;
 
@@ -12,7 +12,7 @@ import dev.lockstep.v4.internal.WatchdogLock;
  * subscribe to its release channel and loop: try again, and if still held sleep on the channel
  * for at most the holder's remaining lease (and the remaining wait). A release message wakes
  * one waiter of this client; a lost message costs one lease-bounded sleep, never a hang. The
- * unlock script is stage 3's, which already publishes {@value ReentrantHashLocks#RELEASED} on the
+ * unlock script is stage 3's, which already publishes {@value RedissonLayout#RELEASED} on the
  * channel when the last hold goes: from this stage on, someone here listens.
  */
 public class PubSubLock extends WatchdogLock {

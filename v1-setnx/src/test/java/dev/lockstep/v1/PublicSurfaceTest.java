@@ -1,0 +1,19 @@
+package dev.lockstep.v1;
+
+import static org.junit.jupiter.api.Assertions.assertEquals;
+
+import dev.lockstep.testkit.contract.PublicSurface;
+import java.util.List;
+import org.junit.jupiter.api.Test;
+
+/** What this stage shows its users, pinned: a change here is a change to its API. */
+class PublicSurfaceTest {
+
+    @Test
+    void thePublicSurfaceIsTheDocumentedOne() {
+        assertEquals(List.of(
+                "SetnxLocks.<init>(UnifiedJedis, LockOptions)",
+                "SetnxLocks.protected newLock(String): DistLock",
+                "class SetnxLocks"), PublicSurface.of(SetnxLocks.class));
+    }
+}
