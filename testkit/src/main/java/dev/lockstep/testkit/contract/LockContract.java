@@ -7,25 +7,25 @@ import dev.lockstep.Locks;
 import dev.lockstep.RedisUnreachableException;
 import dev.lockstep.internal.AbstractLocks;
 import dev.lockstep.internal.Args;
-import dev.lockstep.testkit.Actor;
-import dev.lockstep.testkit.Await;
-import dev.lockstep.testkit.ClientProcess;
-import dev.lockstep.testkit.FaultyLink;
-import dev.lockstep.testkit.LockThread;
-import dev.lockstep.testkit.MonitorWatch;
-import dev.lockstep.testkit.Outcome;
-import dev.lockstep.testkit.RedisBinary;
-import dev.lockstep.testkit.RedisFixture;
-import dev.lockstep.testkit.RedisNode;
-import dev.lockstep.testkit.Scenario;
-import dev.lockstep.testkit.ScenarioContext;
-import dev.lockstep.testkit.Scoreboard;
-import dev.lockstep.testkit.ServerSecurity;
-import dev.lockstep.testkit.Stage;
-import dev.lockstep.testkit.Threads;
-import dev.lockstep.testkit.Timeline;
+import dev.lockstep.testkit.client.ClientProcess;
+import dev.lockstep.testkit.client.LockThread;
+import dev.lockstep.testkit.client.Threads;
 import dev.lockstep.testkit.explore.ScheduleExplorer;
+import dev.lockstep.testkit.fault.FaultyLink;
+import dev.lockstep.testkit.fixture.Await;
+import dev.lockstep.testkit.fixture.RedisBinary;
+import dev.lockstep.testkit.fixture.RedisFixture;
+import dev.lockstep.testkit.fixture.RedisNode;
+import dev.lockstep.testkit.fixture.ServerSecurity;
+import dev.lockstep.testkit.history.Actor;
+import dev.lockstep.testkit.history.Timeline;
 import dev.lockstep.testkit.scenario.Catalog;
+import dev.lockstep.testkit.scenario.Outcome;
+import dev.lockstep.testkit.scenario.Scenario;
+import dev.lockstep.testkit.scenario.ScenarioContext;
+import dev.lockstep.testkit.scenario.Scoreboard;
+import dev.lockstep.testkit.stage.Stage;
+import dev.lockstep.testkit.watch.MonitorWatch;
 import java.nio.file.Path;
 import java.time.Duration;
 import java.util.ArrayList;
@@ -186,7 +186,7 @@ public abstract class LockContract implements CallFaults {
     }
 
     private Locks open() {
-        return open(ScenarioContext.leaseOptions(Duration.ofSeconds(5)).withSpinInterval(Duration.ofMillis(20)));
+        return open(Stage.leaseOptions(Duration.ofSeconds(5)).withSpinInterval(Duration.ofMillis(20)));
     }
 
     private void closeAll() {
@@ -266,7 +266,7 @@ public abstract class LockContract implements CallFaults {
             opened.add(redis);
             clients.add(redis);
         }
-        Locks locks = stage.open(clients, ScenarioContext.leaseOptions(Duration.ofSeconds(5))
+        Locks locks = stage.open(clients, Stage.leaseOptions(Duration.ofSeconds(5))
                 .withSpinInterval(Duration.ofMillis(20)));
         opened.add(0, locks);
         ExecutorService workers = Executors.newFixedThreadPool(4, task -> new Thread(task, "monitor-watch-worker"));
@@ -557,7 +557,7 @@ public abstract class LockContract implements CallFaults {
     void aClosedClientsLocksThrowAndSendNothing() throws Exception {
         // Nodes of its own, so no other client's renewals are counted.
         List<RedisNode> own = startNodes();
-        LockOptions options = ScenarioContext.leaseOptions(Duration.ofSeconds(5));
+        LockOptions options = Stage.leaseOptions(Duration.ofSeconds(5));
         Locks client = open(own, options);
         DistLock lock = client.get("closed");
         DistLock held = client.get("closed-held");
@@ -712,7 +712,7 @@ public abstract class LockContract implements CallFaults {
     @Test
     void aStoppedHolderLosesTheLockWhenItsLeaseRunsOut() throws Exception {
         try (ScenarioContext context = new ScenarioContext(stage, fixture)) {
-            LockOptions options = ScenarioContext.leaseOptions(Duration.ofMillis(500));
+            LockOptions options = Stage.leaseOptions(Duration.ofMillis(500));
             ClientProcess holder = context.process("A", options);
             Actor other = context.actor("B", options);
             holder.lock("stopped", null, BOUNDED);
