@@ -13,7 +13,6 @@ import dev.lockstep.LockOptions;
 import dev.lockstep.testkit.client.LockThread;
 import dev.lockstep.testkit.fault.FaultyLink;
 import dev.lockstep.testkit.fixture.Await;
-import dev.lockstep.testkit.fixture.RedisFixture;
 import dev.lockstep.testkit.fixture.RedisNode;
 import dev.lockstep.testkit.fixture.ServerSecurity;
 import dev.lockstep.testkit.scenario.ScenarioContext;
@@ -31,19 +30,10 @@ import redis.clients.jedis.Jedis;
  * unlock. What the client believes it holds must stay what Redis stores, and no fault may make a
  * thread wait for a hold it has itself. Mixed into {@link LockContract}, so every stage runs these.
  */
-public interface CallFaults {
+public interface CallFaults extends StageUnderTest {
 
     /** How long a test waits for what must happen. */
     Duration WAIT = Duration.ofSeconds(8);
-
-    /** The stage under test. */
-    Stage stage();
-
-    /** How the test's servers let clients in: these tests play alike on any transport, so the plain run plays them. */
-    ServerSecurity security();
-
-    /** Where the test's nodes come from. */
-    RedisFixture fixture();
 
     /**
      * A thread holds the lock and another thread of its client waits for it, asleep on the release
