@@ -1,6 +1,6 @@
 package dev.lockstep.bench;
 
-import dev.lockstep.testkit.RedisNode;
+import dev.lockstep.testkit.fixture.RedisNode;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.concurrent.TimeUnit;

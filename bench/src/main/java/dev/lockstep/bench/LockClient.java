@@ -2,7 +2,7 @@ package dev.lockstep.bench;
 
 import dev.lockstep.LockOptions;
 import dev.lockstep.Locks;
-import dev.lockstep.testkit.RedisNode;
+import dev.lockstep.testkit.fixture.RedisNode;
 import java.time.Duration;
 import java.util.List;
 import java.util.concurrent.TimeUnit;

@@ -1,6 +1,6 @@
 package dev.lockstep.bench;
 
-import dev.lockstep.testkit.RedisBinary;
+import dev.lockstep.testkit.fixture.RedisBinary;
 import java.io.IOException;
 import java.nio.file.Files;
 import java.nio.file.Path;

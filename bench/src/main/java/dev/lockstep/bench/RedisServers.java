@@ -1,7 +1,7 @@
 package dev.lockstep.bench;
 
-import dev.lockstep.testkit.RedisFixture;
-import dev.lockstep.testkit.RedisNode;
+import dev.lockstep.testkit.fixture.RedisFixture;
+import dev.lockstep.testkit.fixture.RedisNode;
 import java.net.URI;
 import java.util.ArrayList;
 import java.util.Arrays;

@@ -1,9 +1,9 @@
 package dev.lockstep.lab;
 
-import dev.lockstep.testkit.RedisFixture;
-import dev.lockstep.testkit.Stage;
+import dev.lockstep.testkit.fixture.RedisFixture;
 import dev.lockstep.testkit.model.ModelChecker;
 import dev.lockstep.testkit.model.ModelRun;
+import dev.lockstep.testkit.stage.Stage;
 import java.io.IOException;
 import java.io.PrintWriter;
 import java.io.UncheckedIOException;

@@ -1,6 +1,6 @@
 package dev.lockstep.lab;
 
-import dev.lockstep.testkit.History.Event;
+import dev.lockstep.testkit.history.History.Event;
 import java.util.ArrayList;
 import java.util.List;
 

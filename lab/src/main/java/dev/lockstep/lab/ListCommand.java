@@ -1,8 +1,8 @@
 package dev.lockstep.lab;
 
-import dev.lockstep.testkit.Scenario;
-import dev.lockstep.testkit.Stage;
 import dev.lockstep.testkit.scenario.Catalog;
+import dev.lockstep.testkit.scenario.Scenario;
+import dev.lockstep.testkit.stage.Stage;
 import java.io.PrintWriter;
 import picocli.CommandLine.Command;
 import picocli.CommandLine.Model.CommandSpec;

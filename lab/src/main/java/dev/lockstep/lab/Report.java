@@ -1,8 +1,8 @@
 package dev.lockstep.lab;
 
-import dev.lockstep.testkit.Outcome;
-import dev.lockstep.testkit.Outcome.Cell;
-import dev.lockstep.testkit.Timeline;
+import dev.lockstep.testkit.history.Timeline;
+import dev.lockstep.testkit.scenario.Outcome.Cell;
+import dev.lockstep.testkit.scenario.Outcome;
 
 /**
  * One outcome as the lab prints it. Plain, it is {@link Outcome#report(boolean)} word for word (plus the

@@ -1,9 +1,9 @@
 package dev.lockstep.lab;
 
-import dev.lockstep.testkit.Outcome;
-import dev.lockstep.testkit.Scenario;
-import dev.lockstep.testkit.Scoreboard;
-import dev.lockstep.testkit.Timeline;
+import dev.lockstep.testkit.history.Timeline;
+import dev.lockstep.testkit.scenario.Outcome;
+import dev.lockstep.testkit.scenario.Scenario;
+import dev.lockstep.testkit.scenario.Scoreboard;
 import java.io.IOException;
 import java.io.UncheckedIOException;
 import java.nio.file.Files;

@@ -1,12 +1,12 @@
 package dev.lockstep.lab;
 
-import dev.lockstep.testkit.Outcome;
-import dev.lockstep.testkit.Outcome.Cell;
-import dev.lockstep.testkit.RedisFixture;
-import dev.lockstep.testkit.Scenario;
-import dev.lockstep.testkit.Scoreboard;
-import dev.lockstep.testkit.Stage;
-import dev.lockstep.testkit.Threads;
+import dev.lockstep.testkit.client.Threads;
+import dev.lockstep.testkit.fixture.RedisFixture;
+import dev.lockstep.testkit.scenario.Outcome.Cell;
+import dev.lockstep.testkit.scenario.Outcome;
+import dev.lockstep.testkit.scenario.Scenario;
+import dev.lockstep.testkit.scenario.Scoreboard;
+import dev.lockstep.testkit.stage.Stage;
 import java.io.PrintWriter;
 import java.nio.file.Path;
 import java.time.LocalDate;

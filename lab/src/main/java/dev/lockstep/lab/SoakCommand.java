@@ -1,9 +1,9 @@
 package dev.lockstep.lab;
 
-import dev.lockstep.testkit.RedisFixture;
-import dev.lockstep.testkit.Stage;
+import dev.lockstep.testkit.fixture.RedisFixture;
 import dev.lockstep.testkit.soak.Soak;
 import dev.lockstep.testkit.soak.SoakVerdict;
+import dev.lockstep.testkit.stage.Stage;
 import java.io.IOException;
 import java.io.PrintStream;
 import java.io.PrintWriter;

@@ -2,7 +2,7 @@ package dev.lockstep.lab;
 
 import dev.lockstep.fair.FairLocks;
 import dev.lockstep.rw.ReadWriteLocks;
-import dev.lockstep.testkit.Stage;
+import dev.lockstep.testkit.stage.Stage;
 import dev.lockstep.v1.SetnxLocks;
 import dev.lockstep.v2.OwnerCheckLocks;
 import dev.lockstep.v3.ReentrantHashLocks;

@@ -1,9 +1,9 @@
 package dev.lockstep.lab;
 
-import dev.lockstep.testkit.History;
-import dev.lockstep.testkit.History.Event;
-import dev.lockstep.testkit.History.Kind;
-import dev.lockstep.testkit.Outcome;
+import dev.lockstep.testkit.history.History.Event;
+import dev.lockstep.testkit.history.History.Kind;
+import dev.lockstep.testkit.history.History;
+import dev.lockstep.testkit.scenario.Outcome;
 import java.util.ArrayList;
 import java.util.LinkedHashMap;
 import java.util.List;

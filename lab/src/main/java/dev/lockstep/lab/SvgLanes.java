@@ -14,12 +14,12 @@ import dev.lockstep.lab.TimelineLayout.Lane;
 import dev.lockstep.lab.TimelineLayout.NodeLane;
 import dev.lockstep.lab.TimelineLayout.Spot;
 import dev.lockstep.lab.TimelineLayout.Stretch;
-import dev.lockstep.testkit.Checker.Section;
-import dev.lockstep.testkit.History;
-import dev.lockstep.testkit.History.Event;
-import dev.lockstep.testkit.History.Kind;
-import dev.lockstep.testkit.KeyOwnership.Hold;
-import dev.lockstep.testkit.KeyOwnership.Renewal;
+import dev.lockstep.testkit.history.Checker.Section;
+import dev.lockstep.testkit.history.History;
+import dev.lockstep.testkit.history.History.Event;
+import dev.lockstep.testkit.history.History.Kind;
+import dev.lockstep.testkit.history.KeyOwnership.Hold;
+import dev.lockstep.testkit.history.KeyOwnership.Renewal;
 import java.util.Locale;
 
 /**

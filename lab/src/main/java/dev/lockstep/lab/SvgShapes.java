@@ -1,7 +1,7 @@
 package dev.lockstep.lab;
 
 import dev.lockstep.lab.Legend.Key;
-import dev.lockstep.testkit.History.Kind;
+import dev.lockstep.testkit.history.History.Kind;
 import java.util.Locale;
 
 /**

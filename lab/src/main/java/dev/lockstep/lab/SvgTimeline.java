@@ -5,9 +5,9 @@ import static dev.lockstep.lab.SvgShapes.text;
 import static dev.lockstep.lab.SvgShapes.xml;
 import static dev.lockstep.lab.TimelineLayout.WIDTH;
 
-import dev.lockstep.testkit.History;
-import dev.lockstep.testkit.History.Event;
-import dev.lockstep.testkit.Outcome;
+import dev.lockstep.testkit.history.History;
+import dev.lockstep.testkit.history.History.Event;
+import dev.lockstep.testkit.scenario.Outcome;
 import java.util.List;
 import java.util.Locale;
 import java.util.Map;

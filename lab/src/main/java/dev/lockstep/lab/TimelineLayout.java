@@ -1,12 +1,12 @@
 package dev.lockstep.lab;
 
-import dev.lockstep.testkit.Checker.Overlap;
-import dev.lockstep.testkit.Checker.Section;
-import dev.lockstep.testkit.History;
-import dev.lockstep.testkit.History.Event;
-import dev.lockstep.testkit.History.Kind;
-import dev.lockstep.testkit.KeyOwnership.Hold;
-import dev.lockstep.testkit.KeyOwnership.Renewal;
+import dev.lockstep.testkit.history.Checker.Overlap;
+import dev.lockstep.testkit.history.Checker.Section;
+import dev.lockstep.testkit.history.History;
+import dev.lockstep.testkit.history.History.Event;
+import dev.lockstep.testkit.history.History.Kind;
+import dev.lockstep.testkit.history.KeyOwnership.Hold;
+import dev.lockstep.testkit.history.KeyOwnership.Renewal;
 import java.util.ArrayList;
 import java.util.HashSet;
 import java.util.List;

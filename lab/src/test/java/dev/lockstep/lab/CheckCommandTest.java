@@ -5,12 +5,12 @@ import static org.junit.jupiter.api.Assertions.assertFalse;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 import static org.junit.jupiter.api.Assumptions.assumeTrue;
 
-import dev.lockstep.testkit.AclUser;
-import dev.lockstep.testkit.RedisBinary;
-import dev.lockstep.testkit.RedisFixture;
-import dev.lockstep.testkit.RedisNode;
-import dev.lockstep.testkit.ServerSecurity;
-import dev.lockstep.testkit.TestCertificates;
+import dev.lockstep.testkit.fixture.AclUser;
+import dev.lockstep.testkit.fixture.RedisBinary;
+import dev.lockstep.testkit.fixture.RedisFixture;
+import dev.lockstep.testkit.fixture.RedisNode;
+import dev.lockstep.testkit.fixture.ServerSecurity;
+import dev.lockstep.testkit.fixture.TestCertificates;
 import java.io.PrintWriter;
 import java.io.StringWriter;
 import java.nio.file.Path;

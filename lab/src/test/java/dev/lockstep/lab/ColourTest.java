@@ -5,7 +5,7 @@ import static org.junit.jupiter.api.Assertions.assertFalse;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import dev.lockstep.lab.Colour.Mode;
-import dev.lockstep.testkit.Outcome;
+import dev.lockstep.testkit.scenario.Outcome;
 import java.util.Map;
 import org.junit.jupiter.api.Test;
 

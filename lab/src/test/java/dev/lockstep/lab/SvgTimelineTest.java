@@ -4,12 +4,12 @@ import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertFalse;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
-import dev.lockstep.testkit.History;
-import dev.lockstep.testkit.History.Kind;
-import dev.lockstep.testkit.Outcome;
-import dev.lockstep.testkit.Scenario.Verdict;
-import dev.lockstep.testkit.Stage;
+import dev.lockstep.testkit.history.History.Kind;
+import dev.lockstep.testkit.history.History;
 import dev.lockstep.testkit.scenario.Catalog;
+import dev.lockstep.testkit.scenario.Outcome;
+import dev.lockstep.testkit.scenario.Scenario.Verdict;
+import dev.lockstep.testkit.stage.Stage;
 import dev.lockstep.v1.SetnxLocks;
 import java.io.ByteArrayInputStream;
 import java.nio.charset.StandardCharsets;

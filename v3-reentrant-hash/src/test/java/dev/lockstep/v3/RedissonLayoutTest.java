@@ -6,8 +6,8 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import dev.lockstep.DistLock;
 import dev.lockstep.LockOptions;
-import dev.lockstep.testkit.InteropNode;
-import dev.lockstep.testkit.LockThread;
+import dev.lockstep.testkit.client.LockThread;
+import dev.lockstep.testkit.interop.InteropNode;
 import java.time.Duration;
 import java.util.List;
 import java.util.Map;

@@ -1,6 +1,6 @@
 package dev.lockstep.v5;
 
-import dev.lockstep.testkit.RedisNode;
+import dev.lockstep.testkit.fixture.RedisNode;
 import java.nio.charset.StandardCharsets;
 import java.util.List;
 import java.util.concurrent.CopyOnWriteArrayList;

@@ -2,11 +2,11 @@ package dev.lockstep.v5;
 
 import dev.lockstep.DistLock;
 import dev.lockstep.LockOptions;
-import dev.lockstep.testkit.Await;
-import dev.lockstep.testkit.FaultyLink;
-import dev.lockstep.testkit.LockThread;
-import dev.lockstep.testkit.NodeConfig;
-import dev.lockstep.testkit.RedisNode;
+import dev.lockstep.testkit.client.LockThread;
+import dev.lockstep.testkit.fault.FaultyLink;
+import dev.lockstep.testkit.fixture.Await;
+import dev.lockstep.testkit.fixture.NodeConfig;
+import dev.lockstep.testkit.fixture.RedisNode;
 import dev.lockstep.v5.internal.Subscriber;
 import java.io.ByteArrayOutputStream;
 import java.io.PrintStream;

@@ -7,11 +7,11 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import dev.lockstep.DistLock;
 import dev.lockstep.LockOptions;
-import dev.lockstep.testkit.Await;
-import dev.lockstep.testkit.LockThread;
-import dev.lockstep.testkit.RedisClusterFixture;
-import dev.lockstep.testkit.RedisNode;
-import dev.lockstep.testkit.RedisTraffic;
+import dev.lockstep.testkit.client.LockThread;
+import dev.lockstep.testkit.fixture.Await;
+import dev.lockstep.testkit.fixture.RedisClusterFixture;
+import dev.lockstep.testkit.fixture.RedisNode;
+import dev.lockstep.testkit.watch.RedisTraffic;
 import java.time.Duration;
 import java.util.ArrayList;
 import java.util.HashSet;

@@ -2,9 +2,9 @@ package dev.lockstep.v5;
 
 import dev.lockstep.DistLock;
 import dev.lockstep.internal.AbstractLocks;
-import dev.lockstep.testkit.Await;
-import dev.lockstep.testkit.FaultyLink;
-import dev.lockstep.testkit.LockThread;
+import dev.lockstep.testkit.client.LockThread;
+import dev.lockstep.testkit.fault.FaultyLink;
+import dev.lockstep.testkit.fixture.Await;
 import java.time.Duration;
 import java.util.Arrays;
 import java.util.concurrent.Future;

@@ -7,8 +7,8 @@ import static org.junit.jupiter.api.Assertions.assertFalse;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import dev.lockstep.DistLock;
-import dev.lockstep.testkit.LockThread;
-import dev.lockstep.testkit.Threads;
+import dev.lockstep.testkit.client.LockThread;
+import dev.lockstep.testkit.client.Threads;
 import java.time.Duration;
 import java.util.Random;
 import java.util.Set;

@@ -4,7 +4,7 @@ import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.fail;
 
 import dev.lockstep.DistLock;
-import dev.lockstep.testkit.Threads;
+import dev.lockstep.testkit.client.Threads;
 import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;

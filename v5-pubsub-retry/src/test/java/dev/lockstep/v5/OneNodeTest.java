@@ -1,7 +1,7 @@
 package dev.lockstep.v5;
 
 import dev.lockstep.LockOptions;
-import dev.lockstep.testkit.SingleNodeTest;
+import dev.lockstep.testkit.fixture.SingleNodeTest;
 import org.junit.jupiter.api.BeforeAll;
 import redis.clients.jedis.UnifiedJedis;
 

@@ -4,9 +4,9 @@ import static org.junit.jupiter.api.Assertions.fail;
 
 import dev.lockstep.DistLock;
 import dev.lockstep.LockOptions;
-import dev.lockstep.testkit.Await;
-import dev.lockstep.testkit.RedisNode;
-import dev.lockstep.testkit.RedisTraffic;
+import dev.lockstep.testkit.fixture.Await;
+import dev.lockstep.testkit.fixture.RedisNode;
+import dev.lockstep.testkit.watch.RedisTraffic;
 import dev.lockstep.v3.internal.RedissonLayout;
 import java.time.Duration;
 import java.util.List;

@@ -1,7 +1,7 @@
 package dev.lockstep.v5;
 
-import dev.lockstep.testkit.FaultyLink;
-import dev.lockstep.testkit.RedisNode;
+import dev.lockstep.testkit.fault.FaultyLink;
+import dev.lockstep.testkit.fixture.RedisNode;
 import java.time.Duration;
 import redis.clients.jedis.DefaultJedisClientConfig;
 import redis.clients.jedis.JedisPubSub;

@@ -6,7 +6,7 @@ import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import dev.lockstep.DistLock;
-import dev.lockstep.testkit.LockThread;
+import dev.lockstep.testkit.client.LockThread;
 import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;

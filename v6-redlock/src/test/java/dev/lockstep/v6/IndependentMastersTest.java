@@ -1,7 +1,7 @@
 package dev.lockstep.v6;
 
-import dev.lockstep.testkit.RedisFixture;
-import dev.lockstep.testkit.RedisNode;
+import dev.lockstep.testkit.fixture.RedisFixture;
+import dev.lockstep.testkit.fixture.RedisNode;
 import java.util.ArrayDeque;
 import java.util.ArrayList;
 import java.util.Deque;

@@ -1,8 +1,8 @@
 package dev.lockstep.v6;
 
 import dev.lockstep.Locks;
-import dev.lockstep.testkit.RedisNode;
-import dev.lockstep.testkit.RedisTraffic;
+import dev.lockstep.testkit.fixture.RedisNode;
+import dev.lockstep.testkit.watch.RedisTraffic;
 import dev.lockstep.v3.internal.RedissonLayout;
 import dev.lockstep.v4.internal.WatchdogLock;
 import java.io.IOException;

@@ -1,7 +1,7 @@
 package dev.lockstep.v6;
 
-import dev.lockstep.testkit.ServerSecurity;
 import dev.lockstep.testkit.contract.Secured;
+import dev.lockstep.testkit.fixture.ServerSecurity;
 
 /** {@link RedLocksTest}'s contract again (the scenarios that open other kinds of connection), on servers that let clients in over TLS only, with a certificate made at test time. */
 @Secured(ServerSecurity.TLS)

@@ -5,7 +5,7 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import dev.lockstep.FencedLock;
 import dev.lockstep.LockOptions;
-import dev.lockstep.testkit.RedisClusterFixture;
+import dev.lockstep.testkit.fixture.RedisClusterFixture;
 import java.util.HashSet;
 import java.util.List;
 import java.util.Set;

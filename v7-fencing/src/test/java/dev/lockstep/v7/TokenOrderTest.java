@@ -6,8 +6,8 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import dev.lockstep.FencedLock;
 import dev.lockstep.LockOptions;
-import dev.lockstep.testkit.Await;
-import dev.lockstep.testkit.SingleNodeTest;
+import dev.lockstep.testkit.fixture.Await;
+import dev.lockstep.testkit.fixture.SingleNodeTest;
 import java.time.Duration;
 import java.util.ArrayList;
 import java.util.Comparator;

@@ -8,11 +8,11 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import dev.lockstep.FencedLock;
 import dev.lockstep.LockOptions;
-import dev.lockstep.testkit.Await;
-import dev.lockstep.testkit.LockThread;
-import dev.lockstep.testkit.RedisTraffic;
-import dev.lockstep.testkit.SingleNodeTest;
-import dev.lockstep.testkit.Stage;
+import dev.lockstep.testkit.client.LockThread;
+import dev.lockstep.testkit.fixture.Await;
+import dev.lockstep.testkit.fixture.SingleNodeTest;
+import dev.lockstep.testkit.stage.Stage;
+import dev.lockstep.testkit.watch.RedisTraffic;
 import java.time.Duration;
 import java.util.HashSet;
 import java.util.List;

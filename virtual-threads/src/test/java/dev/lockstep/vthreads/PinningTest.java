@@ -6,7 +6,7 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
 import dev.lockstep.DistLock;
 import dev.lockstep.LockOptions;
 import dev.lockstep.Locks;
-import dev.lockstep.testkit.SingleNodeTest;
+import dev.lockstep.testkit.fixture.SingleNodeTest;
 import dev.lockstep.v5.PubSubLocks;
 import java.time.Duration;
 import java.util.ArrayList;

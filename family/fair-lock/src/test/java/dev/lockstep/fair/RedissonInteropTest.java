@@ -5,11 +5,11 @@ import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertFalse;
 
 import dev.lockstep.DistLock;
-import dev.lockstep.testkit.Await;
-import dev.lockstep.testkit.InteropGround;
-import dev.lockstep.testkit.LockThread;
-import dev.lockstep.testkit.RedisNode;
-import dev.lockstep.testkit.RedisTraffic;
+import dev.lockstep.testkit.fixture.Await;
+import dev.lockstep.testkit.interop.InteropGround;
+import dev.lockstep.testkit.client.LockThread;
+import dev.lockstep.testkit.fixture.RedisNode;
+import dev.lockstep.testkit.watch.RedisTraffic;
 import dev.lockstep.testkit.contract.InteropStories;
 import dev.lockstep.v3.internal.RedissonLayout;
 import java.time.Duration;

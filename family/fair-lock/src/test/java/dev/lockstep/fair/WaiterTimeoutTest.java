@@ -4,7 +4,7 @@ import static org.junit.jupiter.api.Assertions.assertThrows;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import dev.lockstep.LockOptions;
-import dev.lockstep.testkit.RedisNode;
+import dev.lockstep.testkit.fixture.RedisNode;
 import java.time.Duration;
 import org.junit.jupiter.api.Test;
 import redis.clients.jedis.HostAndPort;

@@ -5,12 +5,12 @@ import static org.junit.jupiter.api.Assertions.assertFalse;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import dev.lockstep.ReadWriteDistLock;
-import dev.lockstep.testkit.Await;
-import dev.lockstep.testkit.InteropGround;
-import dev.lockstep.testkit.LockThread;
-import dev.lockstep.testkit.RedisNode;
-import dev.lockstep.testkit.RedisTraffic;
+import dev.lockstep.testkit.client.LockThread;
 import dev.lockstep.testkit.contract.InteropStories;
+import dev.lockstep.testkit.fixture.Await;
+import dev.lockstep.testkit.fixture.RedisNode;
+import dev.lockstep.testkit.interop.InteropGround;
+import dev.lockstep.testkit.watch.RedisTraffic;
 import java.time.Duration;
 import java.util.List;
 import java.util.concurrent.Future;

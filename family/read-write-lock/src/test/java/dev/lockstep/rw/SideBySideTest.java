@@ -6,8 +6,8 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import dev.lockstep.LockOptions;
 import dev.lockstep.ReadWriteDistLock;
-import dev.lockstep.testkit.LockThread;
-import dev.lockstep.testkit.SingleNodeTest;
+import dev.lockstep.testkit.client.LockThread;
+import dev.lockstep.testkit.fixture.SingleNodeTest;
 import java.time.Duration;
 import java.util.concurrent.CountDownLatch;
 import java.util.concurrent.TimeUnit;

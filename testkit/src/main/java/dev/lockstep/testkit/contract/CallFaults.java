@@ -10,14 +10,13 @@ import dev.lockstep.DistLock;
 import dev.lockstep.Guarantee;
 import dev.lockstep.LockException;
 import dev.lockstep.LockOptions;
-import dev.lockstep.testkit.Await;
-import dev.lockstep.testkit.FaultyLink;
-import dev.lockstep.testkit.LockThread;
-import dev.lockstep.testkit.RedisFixture;
-import dev.lockstep.testkit.RedisNode;
-import dev.lockstep.testkit.ScenarioContext;
-import dev.lockstep.testkit.ServerSecurity;
-import dev.lockstep.testkit.Stage;
+import dev.lockstep.testkit.client.LockThread;
+import dev.lockstep.testkit.fault.FaultyLink;
+import dev.lockstep.testkit.fixture.Await;
+import dev.lockstep.testkit.fixture.RedisNode;
+import dev.lockstep.testkit.fixture.ServerSecurity;
+import dev.lockstep.testkit.scenario.ScenarioContext;
+import dev.lockstep.testkit.stage.Stage;
 import java.time.Duration;
 import java.util.Arrays;
 import java.util.List;
@@ -31,19 +30,10 @@ import redis.clients.jedis.Jedis;
  * unlock. What the client believes it holds must stay what Redis stores, and no fault may make a
  * thread wait for a hold it has itself. Mixed into {@link LockContract}, so every stage runs these.
  */
-public interface CallFaults {
+public interface CallFaults extends StageUnderTest {
 
     /** How long a test waits for what must happen. */
     Duration WAIT = Duration.ofSeconds(8);
-
-    /** The stage under test. */
-    Stage stage();
-
-    /** How the test's servers let clients in: these tests play alike on any transport, so the plain run plays them. */
-    ServerSecurity security();
-
-    /** Where the test's nodes come from. */
-    RedisFixture fixture();
 
     /**
      * A thread holds the lock and another thread of its client waits for it, asleep on the release
@@ -64,7 +54,7 @@ public interface CallFaults {
              LockThread holder = new LockThread("holder"); LockThread waiter = new LockThread("waiter")) {
             List<FaultyLink> links = context.links();
             // Stage 6 rides out rounds without a quorum for ten node timeouts: enough to reconnect after the heal.
-            DistLock lock = context.actorBehind("A", links, ScenarioContext.leaseOptions(Duration.ofSeconds(6))
+            DistLock lock = context.actorBehind("A", links, Stage.leaseOptions(Duration.ofSeconds(6))
                     .withSpinInterval(Duration.ofMillis(300)).withNodeTimeout(Duration.ofMillis(500)))
                     .locks().get("reentered");
             assertTrue(holder.call(() -> lock.tryLock(Duration.ZERO, null)));
@@ -98,7 +88,7 @@ public interface CallFaults {
             List<FaultyLink> links = context.links();
             // Long enough for renewals to ride out the lost replies. Stage 6 queues the holder's next calls to each
             // node behind the unanswered ones until the node answers again: 500 ms per node leaves that room.
-            LockOptions options = ScenarioContext.leaseOptions(Duration.ofSeconds(6)).withNodeTimeout(Duration.ofMillis(500));
+            LockOptions options = Stage.leaseOptions(Duration.ofSeconds(6)).withNodeTimeout(Duration.ofMillis(500));
             DistLock lock = context.actorBehind("A", links, options).locks().get("unlocked");
             DistLock other = context.actor("B", options).locks().get("unlocked");
             assertTrue(holder.call(() -> lock.tryLock(Duration.ZERO, null)));

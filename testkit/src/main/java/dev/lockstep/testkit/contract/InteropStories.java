@@ -2,9 +2,9 @@ package dev.lockstep.testkit.contract;
 
 import dev.lockstep.LockOptions;
 import dev.lockstep.Locks;
-import dev.lockstep.testkit.InteropGround;
-import dev.lockstep.testkit.RedissonClients;
-import dev.lockstep.testkit.Stage;
+import dev.lockstep.testkit.interop.InteropGround;
+import dev.lockstep.testkit.interop.RedissonClients;
+import dev.lockstep.testkit.stage.Stage;
 import org.junit.jupiter.api.AfterAll;
 import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.Test;

@@ -4,11 +4,11 @@ import static org.junit.jupiter.api.Assertions.fail;
 import static org.junit.jupiter.api.Assumptions.assumeTrue;
 
 import dev.lockstep.Locks;
-import dev.lockstep.testkit.RedisFixture;
-import dev.lockstep.testkit.Stage;
+import dev.lockstep.testkit.fixture.RedisFixture;
 import dev.lockstep.testkit.model.KnownHistories;
 import dev.lockstep.testkit.model.ModelChecker;
 import dev.lockstep.testkit.model.ModelRun;
+import dev.lockstep.testkit.stage.Stage;
 import java.util.List;
 import java.util.Optional;
 import org.junit.jupiter.api.AfterAll;

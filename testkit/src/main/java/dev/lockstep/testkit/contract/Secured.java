@@ -1,6 +1,6 @@
 package dev.lockstep.testkit.contract;
 
-import dev.lockstep.testkit.ServerSecurity;
+import dev.lockstep.testkit.fixture.ServerSecurity;
 import java.lang.annotation.ElementType;
 import java.lang.annotation.Retention;
 import java.lang.annotation.RetentionPolicy;

@@ -1,7 +1,7 @@
 package dev.lockstep.testkit.contract;
 
-import dev.lockstep.testkit.Scenario;
-import dev.lockstep.testkit.TimingSlot;
+import dev.lockstep.testkit.scenario.Scenario;
+import dev.lockstep.testkit.scenario.TimingSlot;
 import java.lang.reflect.Method;
 import org.junit.jupiter.api.extension.ExtensionContext;
 import org.junit.jupiter.api.extension.InvocationInterceptor;

@@ -2,15 +2,15 @@ package dev.lockstep.testkit.explore;
 
 import dev.lockstep.Guarantee;
 import dev.lockstep.LockOptions;
-import dev.lockstep.testkit.Actor;
-import dev.lockstep.testkit.Checker;
-import dev.lockstep.testkit.History;
-import dev.lockstep.testkit.History.Event;
-import dev.lockstep.testkit.History.Kind;
-import dev.lockstep.testkit.RedisFixture;
-import dev.lockstep.testkit.ScenarioContext;
-import dev.lockstep.testkit.Stage;
-import dev.lockstep.testkit.Timeline;
+import dev.lockstep.testkit.fixture.RedisFixture;
+import dev.lockstep.testkit.history.Actor;
+import dev.lockstep.testkit.history.Checker;
+import dev.lockstep.testkit.history.History.Event;
+import dev.lockstep.testkit.history.History.Kind;
+import dev.lockstep.testkit.history.History;
+import dev.lockstep.testkit.history.Timeline;
+import dev.lockstep.testkit.scenario.ScenarioContext;
+import dev.lockstep.testkit.stage.Stage;
 import java.time.Duration;
 import java.util.ArrayList;
 import java.util.Comparator;
@@ -111,7 +111,7 @@ public final class ScheduleExplorer {
 
     private void play(ScenarioContext context, long seed) throws Exception {
         Random schedule = new Random(seed);
-        LockOptions options = ScenarioContext.leaseOptions(LEASE).withSpinInterval(SPIN);
+        LockOptions options = Stage.leaseOptions(LEASE).withSpinInterval(SPIN);
         List<Future<Void>> clients = new ArrayList<>();
         for (int i = 0; i < CLIENTS; i++) {
             Actor actor = context.actor(String.valueOf((char) ('A' + i)), options);

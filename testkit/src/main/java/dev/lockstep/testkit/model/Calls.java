@@ -5,14 +5,14 @@ import dev.lockstep.FencedLock;
 import dev.lockstep.Guarantee;
 import dev.lockstep.LockOptions;
 import dev.lockstep.Locks;
-import dev.lockstep.testkit.FaultyLink;
-import dev.lockstep.testkit.History.Kind;
-import dev.lockstep.testkit.RedisNode;
-import dev.lockstep.testkit.ScenarioContext;
+import dev.lockstep.testkit.fault.FaultyLink;
+import dev.lockstep.testkit.fixture.RedisNode;
+import dev.lockstep.testkit.history.History.Kind;
 import dev.lockstep.testkit.model.ModelRun.Hung;
 import dev.lockstep.testkit.model.Step.Side;
 import dev.lockstep.testkit.model.Step.WireFault;
 import dev.lockstep.testkit.resource.StaleTokenException;
+import dev.lockstep.testkit.stage.Stage;
 import java.time.Duration;
 import java.util.List;
 import java.util.Optional;
@@ -247,7 +247,7 @@ final class Calls {
      */
     static Optional<Violation> probe(ModelRun run, List<RedisNode> nodes, ModelRun.Setup setup, String name) {
         List<RedisClient> clients = nodes.stream().map(RedisNode::newClient).toList();
-        LockOptions options = ScenarioContext.leaseOptions(setup.lease());
+        LockOptions options = Stage.leaseOptions(setup.lease());
         Duration bound = Duration.ofNanos(run.model().leaseNanos())
                 .plus(setup.claims().contains(Guarantee.FAIR_ORDER) ? FAIR_WAITER_TIMEOUT : Duration.ZERO);
         try (Locks locks = setup.stage().open(clients, options)) {

@@ -1,6 +1,6 @@
 package dev.lockstep.testkit.model;
 
-import dev.lockstep.testkit.RedisFixture;
+import dev.lockstep.testkit.fixture.RedisFixture;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Optional;

@@ -1,7 +1,7 @@
 package dev.lockstep.testkit.model;
 
-import dev.lockstep.testkit.RedisNode;
-import dev.lockstep.testkit.Stage;
+import dev.lockstep.testkit.fixture.RedisNode;
+import dev.lockstep.testkit.stage.Stage;
 import java.util.ArrayList;
 import java.util.HashMap;
 import java.util.List;

@@ -1,6 +1,5 @@
 package dev.lockstep.testkit.scenario;
 
-import dev.lockstep.testkit.Scenario;
 import java.util.List;
 import java.util.NoSuchElementException;
 

@@ -2,10 +2,9 @@ package dev.lockstep.testkit.scenario;
 
 import dev.lockstep.Guarantee;
 import dev.lockstep.LockOptions;
-import dev.lockstep.testkit.Actor;
-import dev.lockstep.testkit.ClientProcess;
-import dev.lockstep.testkit.Scenario;
-import dev.lockstep.testkit.ScenarioContext;
+import dev.lockstep.testkit.client.ClientProcess;
+import dev.lockstep.testkit.history.Actor;
+import dev.lockstep.testkit.stage.Stage;
 import java.time.Duration;
 
 /**
@@ -28,7 +27,7 @@ public final class CrashHolder extends Scenario {
 
     @Override
     public Verdict run(ScenarioContext context) throws Exception {
-        LockOptions options = ScenarioContext.leaseOptions(LEASE);
+        LockOptions options = Stage.leaseOptions(LEASE);
         ClientProcess a = context.process("A", options);
         Actor b = context.actor("B", options);
         a.lock(LOCK, null, STARTUP);

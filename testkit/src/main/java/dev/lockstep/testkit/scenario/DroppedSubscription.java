@@ -2,16 +2,14 @@ package dev.lockstep.testkit.scenario;
 
 import dev.lockstep.Guarantee;
 import dev.lockstep.LockOptions;
-import dev.lockstep.testkit.Actor;
-import dev.lockstep.testkit.Await;
-import dev.lockstep.testkit.History;
-import dev.lockstep.testkit.History.Event;
-import dev.lockstep.testkit.History.Kind;
-import dev.lockstep.testkit.RedisNode;
-import dev.lockstep.testkit.RedisTraffic;
-import dev.lockstep.testkit.Scenario;
-import dev.lockstep.testkit.ScenarioContext;
-import dev.lockstep.testkit.Stage;
+import dev.lockstep.testkit.fixture.Await;
+import dev.lockstep.testkit.fixture.RedisNode;
+import dev.lockstep.testkit.history.Actor;
+import dev.lockstep.testkit.history.History.Event;
+import dev.lockstep.testkit.history.History.Kind;
+import dev.lockstep.testkit.history.History;
+import dev.lockstep.testkit.stage.Stage;
+import dev.lockstep.testkit.watch.RedisTraffic;
 import java.time.Duration;
 import java.util.HashMap;
 import java.util.Map;
@@ -52,7 +50,7 @@ public final class DroppedSubscription extends Scenario {
 
     @Override
     public Verdict run(ScenarioContext context) throws Exception {
-        LockOptions options = ScenarioContext.leaseOptions(LEASE);
+        LockOptions options = Stage.leaseOptions(LEASE);
         Actor a = context.actor("A", options);
         Actor b = context.actor("B", options);
         if (!a.tryLock(LOCK, Duration.ZERO, null)) {

@@ -2,15 +2,14 @@ package dev.lockstep.testkit.scenario;
 
 import dev.lockstep.Guarantee;
 import dev.lockstep.LockOptions;
-import dev.lockstep.testkit.Actor;
-import dev.lockstep.testkit.Checker;
-import dev.lockstep.testkit.Checker.Intrusion;
-import dev.lockstep.testkit.FaultyLink;
-import dev.lockstep.testkit.History;
-import dev.lockstep.testkit.History.Kind;
-import dev.lockstep.testkit.RedisNode;
-import dev.lockstep.testkit.Scenario;
-import dev.lockstep.testkit.ScenarioContext;
+import dev.lockstep.testkit.fault.FaultyLink;
+import dev.lockstep.testkit.fixture.RedisNode;
+import dev.lockstep.testkit.history.Actor;
+import dev.lockstep.testkit.history.Checker.Intrusion;
+import dev.lockstep.testkit.history.Checker;
+import dev.lockstep.testkit.history.History.Kind;
+import dev.lockstep.testkit.history.History;
+import dev.lockstep.testkit.stage.Stage;
 import java.time.Duration;
 import java.util.List;
 
@@ -38,7 +37,7 @@ public final class Failover extends Scenario {
 
     @Override
     public Verdict run(ScenarioContext context) throws Exception {
-        LockOptions options = ScenarioContext.leaseOptions(LEASE);
+        LockOptions options = Stage.leaseOptions(LEASE);
         return context.stage().multiNode() ? onIndependentMasters(context, options) : onReplicatedMaster(context, options);
     }
 

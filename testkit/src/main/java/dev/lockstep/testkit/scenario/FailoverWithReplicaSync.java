@@ -2,16 +2,14 @@ package dev.lockstep.testkit.scenario;
 
 import dev.lockstep.Guarantee;
 import dev.lockstep.LockOptions;
-import dev.lockstep.testkit.Actor;
-import dev.lockstep.testkit.Checker;
-import dev.lockstep.testkit.Checker.Intrusion;
-import dev.lockstep.testkit.FaultyLink;
-import dev.lockstep.testkit.History;
-import dev.lockstep.testkit.History.Kind;
-import dev.lockstep.testkit.RedisNode;
-import dev.lockstep.testkit.Scenario;
-import dev.lockstep.testkit.ScenarioContext;
-import dev.lockstep.testkit.Stage;
+import dev.lockstep.testkit.fault.FaultyLink;
+import dev.lockstep.testkit.fixture.RedisNode;
+import dev.lockstep.testkit.history.Actor;
+import dev.lockstep.testkit.history.Checker.Intrusion;
+import dev.lockstep.testkit.history.Checker;
+import dev.lockstep.testkit.history.History.Kind;
+import dev.lockstep.testkit.history.History;
+import dev.lockstep.testkit.stage.Stage;
 import java.time.Duration;
 import java.util.List;
 
@@ -59,7 +57,7 @@ public final class FailoverWithReplicaSync extends Scenario {
     @Override
     public Verdict run(ScenarioContext context) throws Exception {
         History history = context.history();
-        LockOptions options = ScenarioContext.leaseOptions(LEASE).withReplicaSync(1, SYNC);
+        LockOptions options = Stage.leaseOptions(LEASE).withReplicaSync(1, SYNC);
         RedisNode master = context.node();
         ScenarioContext.Replica replicated = context.replicate(master, CATCH_UP);
         RedisNode replica = replicated.node();
@@ -76,7 +74,7 @@ public final class FailoverWithReplicaSync extends Scenario {
         replica.promote();
         history.record(History.REDIS, Kind.FAULT, "replica promoted to master");
         // B needs no replica sync: the promoted replica has no replica of its own to wait for.
-        Actor b = context.actor("B", ScenarioContext.addresses(List.of(replica)), ScenarioContext.leaseOptions(LEASE));
+        Actor b = context.actor("B", ScenarioContext.addresses(List.of(replica)), Stage.leaseOptions(LEASE));
         if (b.tryLock(LOCK, B_WAIT, null)) {
             b.critical(Duration.ofMillis(100));
             b.unlock(LOCK);

@@ -2,14 +2,13 @@ package dev.lockstep.testkit.scenario;
 
 import dev.lockstep.Guarantee;
 import dev.lockstep.LockOptions;
-import dev.lockstep.testkit.Actor;
-import dev.lockstep.testkit.ClientProcess;
-import dev.lockstep.testkit.History;
-import dev.lockstep.testkit.History.Event;
-import dev.lockstep.testkit.History.Kind;
-import dev.lockstep.testkit.Scenario;
-import dev.lockstep.testkit.ScenarioContext;
+import dev.lockstep.testkit.client.ClientProcess;
+import dev.lockstep.testkit.history.Actor;
+import dev.lockstep.testkit.history.History.Event;
+import dev.lockstep.testkit.history.History.Kind;
+import dev.lockstep.testkit.history.History;
 import dev.lockstep.testkit.resource.StockTable;
+import dev.lockstep.testkit.stage.Stage;
 import java.time.Duration;
 
 /**
@@ -41,7 +40,7 @@ public final class FencedReadGap extends Scenario {
     @Override
     public Verdict run(ScenarioContext context) throws Exception {
         History history = context.history();
-        LockOptions options = ScenarioContext.leaseOptions(LEASE);
+        LockOptions options = Stage.leaseOptions(LEASE);
         try (StockTable table = StockTable.start(ITEM, IN_STOCK)) {
             ClientProcess a = context.process("A", options);
             Actor b = context.actor("B", options);

@@ -2,11 +2,9 @@ package dev.lockstep.testkit.scenario;
 
 import dev.lockstep.Guarantee;
 import dev.lockstep.LockOptions;
-import dev.lockstep.testkit.Actor;
-import dev.lockstep.testkit.Checker;
-import dev.lockstep.testkit.Checker.Intrusion;
-import dev.lockstep.testkit.Scenario;
-import dev.lockstep.testkit.ScenarioContext;
+import dev.lockstep.testkit.history.Actor;
+import dev.lockstep.testkit.history.Checker.Intrusion;
+import dev.lockstep.testkit.history.Checker;
 import java.time.Duration;
 import java.util.List;
 import java.util.concurrent.CountDownLatch;

@@ -2,12 +2,11 @@ package dev.lockstep.testkit.scenario;
 
 import dev.lockstep.Guarantee;
 import dev.lockstep.LockOptions;
-import dev.lockstep.testkit.Actor;
-import dev.lockstep.testkit.Checker;
-import dev.lockstep.testkit.Checker.Overlap;
-import dev.lockstep.testkit.ProtectedCounter;
-import dev.lockstep.testkit.Scenario;
-import dev.lockstep.testkit.ScenarioContext;
+import dev.lockstep.testkit.history.Actor;
+import dev.lockstep.testkit.history.Checker.Overlap;
+import dev.lockstep.testkit.history.Checker;
+import dev.lockstep.testkit.history.ProtectedCounter;
+import dev.lockstep.testkit.stage.Stage;
 import java.time.Duration;
 import java.util.List;
 import java.util.concurrent.Future;
@@ -40,7 +39,7 @@ public final class LongCriticalSection extends Scenario {
 
     @Override
     public Verdict run(ScenarioContext context) throws Exception {
-        LockOptions options = ScenarioContext.leaseOptions(LEASE);
+        LockOptions options = Stage.leaseOptions(LEASE);
         Actor a = context.actor("A", options);
         Actor b = context.actor("B", options);
         ProtectedCounter counter = new ProtectedCounter();

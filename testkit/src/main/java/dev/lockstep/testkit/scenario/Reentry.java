@@ -2,9 +2,8 @@ package dev.lockstep.testkit.scenario;
 
 import dev.lockstep.Guarantee;
 import dev.lockstep.LockOptions;
-import dev.lockstep.testkit.Actor;
-import dev.lockstep.testkit.Scenario;
-import dev.lockstep.testkit.ScenarioContext;
+import dev.lockstep.testkit.history.Actor;
+import dev.lockstep.testkit.stage.Stage;
 import java.time.Duration;
 
 /**
@@ -28,7 +27,7 @@ public final class Reentry extends Scenario {
 
     @Override
     public Verdict run(ScenarioContext context) throws Exception {
-        LockOptions options = ScenarioContext.leaseOptions(LEASE);
+        LockOptions options = Stage.leaseOptions(LEASE);
         Actor a = context.actor("A", options);
         Actor b = context.actor("B", options);
         if (!a.tryLock(LOCK, Duration.ZERO, null)) {

@@ -1,17 +1,15 @@
 package dev.lockstep.testkit.scenario;
 
 import dev.lockstep.Guarantee;
-import dev.lockstep.testkit.Actor;
-import dev.lockstep.testkit.Checker;
-import dev.lockstep.testkit.Checker.Intrusion;
-import dev.lockstep.testkit.FaultyLink;
-import dev.lockstep.testkit.History;
-import dev.lockstep.testkit.History.Kind;
-import dev.lockstep.testkit.NodeConfig;
-import dev.lockstep.testkit.RedisNode;
-import dev.lockstep.testkit.Scenario;
-import dev.lockstep.testkit.ScenarioContext;
-import dev.lockstep.testkit.Stage;
+import dev.lockstep.testkit.fault.FaultyLink;
+import dev.lockstep.testkit.fixture.NodeConfig;
+import dev.lockstep.testkit.fixture.RedisNode;
+import dev.lockstep.testkit.history.Actor;
+import dev.lockstep.testkit.history.Checker.Intrusion;
+import dev.lockstep.testkit.history.Checker;
+import dev.lockstep.testkit.history.History.Kind;
+import dev.lockstep.testkit.history.History;
+import dev.lockstep.testkit.stage.Stage;
 import java.time.Duration;
 import java.util.List;
 
@@ -80,7 +78,7 @@ public final class RestartAmnesia extends Scenario {
         History history = context.history();
         List<RedisNode> nodes = context.nodes(remedy == Remedy.AOF ? NodeConfig.defaults().withAof() : NodeConfig.defaults());
         List<FaultyLink> links = context.links();
-        Actor a = context.actorBehind("A", links, ScenarioContext.leaseOptions(LEASE));
+        Actor a = context.actorBehind("A", links, Stage.leaseOptions(LEASE));
         links.get(3).blackhole();
         links.get(4).blackhole();
         history.record(History.REDIS, Kind.FAULT, "n4 and n5 unreachable for A");
@@ -110,7 +108,7 @@ public final class RestartAmnesia extends Scenario {
         links.get(3).heal();
         links.get(4).heal();
         history.record(History.REDIS, Kind.FAULT, "n4 and n5 reachable again");
-        Actor b = context.actor("B", ScenarioContext.leaseOptions(LEASE));
+        Actor b = context.actor("B", Stage.leaseOptions(LEASE));
         if (b.tryLock(LOCK, B_WAIT, null)) {
             b.critical(WORK);
             b.unlock(LOCK);

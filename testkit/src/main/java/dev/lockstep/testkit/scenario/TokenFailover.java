@@ -2,14 +2,12 @@ package dev.lockstep.testkit.scenario;
 
 import dev.lockstep.Guarantee;
 import dev.lockstep.LockOptions;
-import dev.lockstep.testkit.Actor;
-import dev.lockstep.testkit.FaultyLink;
-import dev.lockstep.testkit.History;
-import dev.lockstep.testkit.History.Kind;
-import dev.lockstep.testkit.RedisNode;
-import dev.lockstep.testkit.Scenario;
-import dev.lockstep.testkit.ScenarioContext;
-import dev.lockstep.testkit.Stage;
+import dev.lockstep.testkit.fault.FaultyLink;
+import dev.lockstep.testkit.fixture.RedisNode;
+import dev.lockstep.testkit.history.Actor;
+import dev.lockstep.testkit.history.History.Kind;
+import dev.lockstep.testkit.history.History;
+import dev.lockstep.testkit.stage.Stage;
 import java.time.Duration;
 import java.util.List;
 
@@ -67,7 +65,7 @@ public final class TokenFailover extends Scenario {
         ScenarioContext.Replica replicated = context.replicate(master, CATCH_UP);
         RedisNode replica = replicated.node();
         FaultyLink replication = replicated.link();
-        LockOptions options = ScenarioContext.leaseOptions(LEASE);
+        LockOptions options = Stage.leaseOptions(LEASE);
         if (replicaSync) {
             replication.delay(Duration.ofMillis(LAG_MILLIS));
             history.record(History.REDIS, Kind.FAULT, "replication lags " + LAG_MILLIS + " ms each way");
@@ -92,7 +90,7 @@ public final class TokenFailover extends Scenario {
             a.exit("stops: told its lease is lost");
         }
         // B needs no replica sync: the promoted replica has no replica of its own to wait for.
-        Actor b = context.actor("B", ScenarioContext.addresses(List.of(replica)), ScenarioContext.leaseOptions(LEASE));
+        Actor b = context.actor("B", ScenarioContext.addresses(List.of(replica)), Stage.leaseOptions(LEASE));
         if (!b.tryLock(LOCK, B_WAIT, null)) {
             throw new IllegalStateException("B could not take the lock within " + B_WAIT.toMillis() + " ms of the failover");
         }

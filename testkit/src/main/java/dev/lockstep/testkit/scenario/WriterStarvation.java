@@ -2,10 +2,8 @@ package dev.lockstep.testkit.scenario;
 
 import dev.lockstep.Guarantee;
 import dev.lockstep.LockOptions;
-import dev.lockstep.testkit.Actor;
-import dev.lockstep.testkit.Scenario;
-import dev.lockstep.testkit.ScenarioContext;
-import dev.lockstep.testkit.Stage;
+import dev.lockstep.testkit.history.Actor;
+import dev.lockstep.testkit.stage.Stage;
 import java.time.Duration;
 import java.util.concurrent.CountDownLatch;
 import java.util.concurrent.Future;

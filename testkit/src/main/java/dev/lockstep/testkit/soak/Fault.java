@@ -1,7 +1,7 @@
 package dev.lockstep.testkit.soak;
 
-import dev.lockstep.testkit.FaultyLink;
-import dev.lockstep.testkit.RedisNode;
+import dev.lockstep.testkit.fault.FaultyLink;
+import dev.lockstep.testkit.fixture.RedisNode;
 import java.time.Duration;
 import java.util.List;
 import java.util.Locale;

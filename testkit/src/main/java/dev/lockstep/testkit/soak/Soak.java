@@ -1,11 +1,11 @@
 package dev.lockstep.testkit.soak;
 
 import dev.lockstep.Guarantee;
-import dev.lockstep.testkit.FaultyLink;
-import dev.lockstep.testkit.NodeConfig;
-import dev.lockstep.testkit.RedisFixture;
-import dev.lockstep.testkit.RedisNode;
-import dev.lockstep.testkit.Stage;
+import dev.lockstep.testkit.fault.FaultyLink;
+import dev.lockstep.testkit.fixture.NodeConfig;
+import dev.lockstep.testkit.fixture.RedisFixture;
+import dev.lockstep.testkit.fixture.RedisNode;
+import dev.lockstep.testkit.stage.Stage;
 import java.io.PrintStream;
 import java.time.Duration;
 import java.util.ArrayList;

@@ -1,9 +1,9 @@
 package dev.lockstep.testkit.soak;
 
-import dev.lockstep.testkit.FaultyLink;
-import dev.lockstep.testkit.RedisNode;
-import dev.lockstep.testkit.Signals;
-import dev.lockstep.testkit.Stage;
+import dev.lockstep.testkit.fault.FaultyLink;
+import dev.lockstep.testkit.fault.Signals;
+import dev.lockstep.testkit.fixture.RedisNode;
+import dev.lockstep.testkit.stage.Stage;
 import java.io.BufferedReader;
 import java.io.IOException;
 import java.io.InputStreamReader;

@@ -1,7 +1,7 @@
 package dev.lockstep.testkit.soak;
 
-import dev.lockstep.testkit.Stage;
 import dev.lockstep.testkit.soak.SoakEvent.Kind;
+import dev.lockstep.testkit.stage.Stage;
 import java.util.ArrayList;
 import java.util.Comparator;
 import java.util.HashMap;

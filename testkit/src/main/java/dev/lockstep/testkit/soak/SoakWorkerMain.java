@@ -4,9 +4,8 @@ import dev.lockstep.DistLock;
 import dev.lockstep.LockException;
 import dev.lockstep.LockOptions;
 import dev.lockstep.Locks;
-import dev.lockstep.testkit.RedisNode;
-import dev.lockstep.testkit.ScenarioContext;
-import dev.lockstep.testkit.Stage;
+import dev.lockstep.testkit.fixture.RedisNode;
+import dev.lockstep.testkit.stage.Stage;
 import java.io.BufferedReader;
 import java.io.InputStreamReader;
 import java.nio.charset.StandardCharsets;
@@ -53,7 +52,7 @@ public final class SoakWorkerMain {
     public static void main(String[] args) throws Exception {
         @SuppressWarnings("unchecked")
         Class<? extends Locks> locksClass = (Class<? extends Locks>) Class.forName(args[0]);
-        LockOptions options = ScenarioContext.leaseOptions(Duration.ofMillis(Long.parseLong(args[1])));
+        LockOptions options = Stage.leaseOptions(Duration.ofMillis(Long.parseLong(args[1])));
         List<RedisClient> nodes = Arrays.stream(args[2].split(","))
                 .map(address -> RedisNode.newClient(HostAndPort.from(address))).toList();
         String client = args[3];

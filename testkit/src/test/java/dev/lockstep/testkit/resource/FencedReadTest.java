@@ -5,7 +5,7 @@ import static org.junit.jupiter.api.Assertions.assertFalse;
 import static org.junit.jupiter.api.Assertions.assertThrows;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
-import dev.lockstep.testkit.SingleNodeTest;
+import dev.lockstep.testkit.fixture.SingleNodeTest;
 import dev.lockstep.testkit.resource.StockTable.Row;
 import org.junit.jupiter.api.Test;
 import redis.clients.jedis.UnifiedJedis;

@@ -6,9 +6,9 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import dev.lockstep.DistLock;
 import dev.lockstep.LockOptions;
-import dev.lockstep.v7.FencedLocks;
 import dev.lockstep.examples.inventory.load.InProcessService;
-import dev.lockstep.testkit.SingleNodeTest;
+import dev.lockstep.testkit.fixture.SingleNodeTest;
+import dev.lockstep.v7.FencedLocks;
 import java.net.http.HttpClient;
 import java.net.http.HttpResponse;
 import java.util.List;

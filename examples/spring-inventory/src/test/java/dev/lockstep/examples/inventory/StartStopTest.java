@@ -2,10 +2,10 @@ package dev.lockstep.examples.inventory;
 
 import static org.junit.jupiter.api.Assertions.assertEquals;
 
-import dev.lockstep.testkit.Await;
 import dev.lockstep.examples.inventory.load.InProcessService;
-import dev.lockstep.testkit.SingleNodeTest;
-import dev.lockstep.testkit.Threads;
+import dev.lockstep.testkit.client.Threads;
+import dev.lockstep.testkit.fixture.Await;
+import dev.lockstep.testkit.fixture.SingleNodeTest;
 import java.net.http.HttpClient;
 import java.net.http.HttpResponse;
 import java.time.Duration;

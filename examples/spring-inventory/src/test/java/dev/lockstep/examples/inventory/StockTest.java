@@ -3,7 +3,7 @@ package dev.lockstep.examples.inventory;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertThrows;
 
-import dev.lockstep.testkit.SingleNodeTest;
+import dev.lockstep.testkit.fixture.SingleNodeTest;
 import java.util.Optional;
 import org.junit.jupiter.api.Test;
 import org.springframework.http.HttpStatus;

@@ -1,7 +1,7 @@
 package dev.lockstep.examples.inventory.load;
 
 import dev.lockstep.examples.inventory.InventoryApplication;
-import dev.lockstep.testkit.RedisNode;
+import dev.lockstep.testkit.fixture.RedisNode;
 import java.io.IOException;
 import java.net.URI;
 import java.net.http.HttpClient;

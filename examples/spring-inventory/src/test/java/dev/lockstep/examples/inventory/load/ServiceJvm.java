@@ -1,8 +1,8 @@
 package dev.lockstep.examples.inventory.load;
 
 import dev.lockstep.examples.inventory.InventoryApplication;
-import dev.lockstep.testkit.RedisNode;
-import dev.lockstep.testkit.Signals;
+import dev.lockstep.testkit.fault.Signals;
+import dev.lockstep.testkit.fixture.RedisNode;
 import java.io.BufferedReader;
 import java.io.IOException;
 import java.io.InputStreamReader;

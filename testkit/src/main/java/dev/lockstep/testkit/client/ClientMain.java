@@ -1,0 +1,112 @@
+package dev.lockstep.testkit.client;
+
+import dev.lockstep.DistLock;
+import dev.lockstep.FencedLock;
+import dev.lockstep.LockOptions;
+import dev.lockstep.Locks;
+import dev.lockstep.testkit.fixture.RedisNode;
+import dev.lockstep.testkit.fixture.ServerSecurity;
+import dev.lockstep.testkit.resource.StaleTokenException;
+import dev.lockstep.testkit.resource.StockTable;
+import dev.lockstep.testkit.stage.Stage;
+import java.io.BufferedReader;
+import java.io.InputStreamReader;
+import java.nio.charset.StandardCharsets;
+import java.time.Duration;
+import java.util.Arrays;
+import java.util.List;
+import redis.clients.jedis.HostAndPort;
+import redis.clients.jedis.RedisClient;
+
+/**
+ * The program a {@link ClientProcess} runs: a stage's lock in its own JVM, driven line by line
+ * over stdin ({@code lock NAME LEASE_MS|default}, {@code unlock NAME}, {@code token NAME},
+ * {@code holds NAME}), answering on stdout; and the holder's side of a {@link StockTable}
+ * ({@code read URL ITEM TOKEN|none}, {@code write URL ITEM QUANTITY TOKEN|none}).
+ * It exits when stdin closes, so it never outlives the JVM that started it.
+ */
+public final class ClientMain {
+
+    static final String REPLY = "lockstep> ";
+
+    private ClientMain() {
+    }
+
+    /**
+     * Args: Locks class name, default lease ms (fixed or watchdog), spin interval ms, nodes as
+     * host:port,host:port..., and how the servers let clients in ({@link ServerSecurity}).
+     */
+    public static void main(String[] args) throws Exception {
+        @SuppressWarnings("unchecked")
+        Class<? extends Locks> locksClass = (Class<? extends Locks>) Class.forName(args[0]);
+        LockOptions options = Stage.leaseOptions(Duration.ofMillis(Long.parseLong(args[1])))
+                .withSpinInterval(Duration.ofMillis(Long.parseLong(args[2])));
+        List<RedisClient> nodes = Arrays.stream(args[3].split(","))
+                .map(address -> RedisNode.newClient(HostAndPort.from(address), ServerSecurity.valueOf(args[4]))).toList();
+        Locks locks = Stage.open(locksClass, nodes, options);
+        BufferedReader in = new BufferedReader(new InputStreamReader(System.in, StandardCharsets.UTF_8));
+        reply("ready");
+        for (String line = in.readLine(); line != null; line = in.readLine()) {
+            String[] words = line.split(" ");
+            try {
+                if (stockCommand(words)) {
+                    continue;
+                }
+                DistLock lock = locks.get(words[1]);
+                switch (words[0]) {
+                    case "lock" -> {
+                        lock.lock("default".equals(words[2]) ? null : Duration.ofMillis(Long.parseLong(words[2])));
+                        reply("acquired");
+                    }
+                    case "unlock" -> {
+                        lock.unlock();
+                        reply("unlocked");
+                    }
+                    case "token" -> reply(lock instanceof FencedLock fenced ? Long.toString(fenced.token()) : "none");
+                    case "holds" -> reply(Boolean.toString(lock.isHeldByCurrentThread()));
+                    default -> reply("error unknown command " + words[0]);
+                }
+            } catch (RuntimeException e) {
+                reply("error " + e);
+            }
+        }
+        // stdin closed: the parent is gone. Exit as a crash would, without unlocking.
+        Runtime.getRuntime().halt(0);
+    }
+
+    /** Runs a {@link StockTable} command; false when {@code words} is not one. */
+    private static boolean stockCommand(String[] words) {
+        switch (words[0]) {
+            case "read" -> {
+                try {
+                    reply(Long.toString("none".equals(words[3]) ? StockTable.row(words[1], words[2]).quantity()
+                            : StockTable.read(words[1], words[2], Long.parseLong(words[3]))));
+                } catch (StaleTokenException e) {
+                    reply("refused " + e.getMessage());
+                }
+            }
+            case "write" -> {
+                long quantity = Long.parseLong(words[3]);
+                try {
+                    if ("none".equals(words[4])) {
+                        StockTable.write(words[1], words[2], quantity);
+                    } else {
+                        StockTable.write(words[1], words[2], quantity, Long.parseLong(words[4]));
+                    }
+                    reply("written");
+                } catch (StaleTokenException e) {
+                    reply("refused " + e.getMessage());
+                }
+            }
+            default -> {
+                return false;
+            }
+        }
+        return true;
+    }
+
+    private static void reply(String message) {
+        System.out.println(REPLY + message);
+        System.out.flush();
+    }
+}

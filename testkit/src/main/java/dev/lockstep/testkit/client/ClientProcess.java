@@ -1,0 +1,217 @@
+package dev.lockstep.testkit.client;
+
+import dev.lockstep.LockOptions;
+import dev.lockstep.testkit.fault.Signals;
+import dev.lockstep.testkit.fixture.ServerSecurity;
+import dev.lockstep.testkit.fixture.TestCertificates;
+import dev.lockstep.testkit.history.History.Kind;
+import dev.lockstep.testkit.history.History;
+import dev.lockstep.testkit.resource.StockTable;
+import dev.lockstep.testkit.stage.Stage;
+import java.io.BufferedReader;
+import java.io.IOException;
+import java.io.InputStreamReader;
+import java.io.OutputStreamWriter;
+import java.io.UncheckedIOException;
+import java.io.Writer;
+import java.nio.charset.StandardCharsets;
+import java.nio.file.Path;
+import java.time.Duration;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.concurrent.BlockingQueue;
+import java.util.concurrent.LinkedBlockingQueue;
+import java.util.concurrent.TimeUnit;
+import java.util.stream.Collectors;
+import redis.clients.jedis.HostAndPort;
+
+/**
+ * A lock holder in its own JVM ({@link ClientMain}), so that a crash is a real SIGKILL and a
+ * stop-the-world pause a real SIGSTOP: no shutdown hook, no finally block, no unlock.
+ */
+public final class ClientProcess implements AutoCloseable {
+
+    private static final Duration STARTUP = Duration.ofSeconds(30);
+
+    private final String name;
+    private final History history;
+    private final Duration defaultLease;
+    private final Process process;
+    private final Writer commands;
+    private final BlockingQueue<String> replies = new LinkedBlockingQueue<>();
+
+    /** Starts the child JVM of client {@code name} on {@code stage}, recording into {@code history}; returns once it is ready. */
+    public ClientProcess(String name, Stage stage, List<HostAndPort> nodes, ServerSecurity security, LockOptions options,
+                  History history) {
+        this.name = name;
+        this.history = history;
+        this.defaultLease = options.lease();
+        Path java = Path.of(System.getProperty("java.home"), "bin", "java");
+        List<String> command = new ArrayList<>(List.of(java.toString(),
+                "-XX:TieredStopAtLevel=1", "-Xshare:auto", "-Xmx64m",
+                "-cp", System.getProperty("java.class.path")));
+        if (security == ServerSecurity.TLS) {
+            // The child trusts the certificate this JVM made, instead of making its own.
+            command.add("-D" + TestCertificates.DIR_PROPERTY + "=" + TestCertificates.get().dir());
+        }
+        command.addAll(List.of(ClientMain.class.getName(), stage.locksClass().getName(),
+                Long.toString(options.lease().toMillis()), Long.toString(options.spinInterval().toMillis()),
+                nodes.stream().map(HostAndPort::toString).collect(Collectors.joining(",")), security.name()));
+        try {
+            process = new ProcessBuilder(command).redirectError(ProcessBuilder.Redirect.DISCARD).start();
+        } catch (IOException e) {
+            throw new UncheckedIOException("cannot start a client JVM", e);
+        }
+        commands = new OutputStreamWriter(process.getOutputStream(), StandardCharsets.UTF_8);
+        Thread reader = new Thread(this::readReplies, "lockstep-client-" + name);
+        reader.setDaemon(true);
+        reader.start();
+        expect("ready", STARTUP);
+    }
+
+    /** Takes {@code lockName} in the child JVM for {@code lease} (null: the stage's default), waiting at most {@code wait}. */
+    public void lock(String lockName, Duration lease, Duration wait) {
+        long start = history.now();
+        send("lock " + lockName + " " + (lease == null ? "default" : Long.toString(lease.toMillis())));
+        expect("acquired", wait);
+        history.acquired(name, start, lease == null ? defaultLease : lease, 1, "locked in its own JVM (pid " + process.pid() + ")");
+    }
+
+    /**
+     * Asks the child to take {@code lockName} with the stage's default lease and returns at once:
+     * the child waits for the lock (and may die waiting); recorded as a request.
+     */
+    public void requestLock(String lockName) {
+        send("lock " + lockName + " default");
+        history.record(name, Kind.NOTE, "asks for the lock in its own JVM (pid " + process.pid() + ")");
+    }
+
+    /** Unlocks {@code lockName} in the child JVM; true when the stage accepted, false when it refused. */
+    public boolean unlock(String lockName) {
+        long start = history.now();
+        send("unlock " + lockName);
+        String reply = reply(Duration.ofSeconds(10));
+        if ("unlocked".equals(reply)) {
+            history.unlocked(start, name, 0, "unlock");
+            return true;
+        }
+        history.recordAt(start, name, Kind.UNLOCK_REFUSED, "unlock refused: " + reply);
+        return false;
+    }
+
+    /** The token of the child's current hold of {@code lockName}; null when the stage hands out none. */
+    public Long token(String lockName) {
+        send("token " + lockName);
+        String reply = reply(Duration.ofSeconds(10));
+        return "none".equals(reply) ? null : Long.valueOf(reply);
+    }
+
+    /** Asks the child whether it holds {@code lockName}, as careful code does before it writes; recorded. */
+    public boolean checkHolds(String lockName) {
+        send("holds " + lockName);
+        boolean holds = Boolean.parseBoolean(reply(Duration.ofSeconds(10)));
+        history.record(name, Kind.NOTE, "checks: " + (holds ? "holds the lock" : "does not hold the lock"));
+        return holds;
+    }
+
+    /**
+     * The child reads the quantity of {@code item} from {@code table}, fenced by {@code token} when
+     * there is one; recorded.
+     *
+     * @throws IllegalStateException when the table refused the token
+     */
+    public long readStock(StockTable table, String item, Long token) {
+        send("read " + table.url() + " " + item + " " + (token == null ? "none" : token));
+        String reply = reply(Duration.ofSeconds(10));
+        if (reply.startsWith("refused ")) {
+            throw new IllegalStateException(name + "'s read was " + reply);
+        }
+        long quantity = Long.parseLong(reply);
+        history.record(name, Kind.ENTER, "reads stock=" + quantity + (token == null ? "" : " with token " + token));
+        return quantity;
+    }
+
+    /**
+     * The child writes {@code quantity} for {@code item} to {@code table}, fenced by {@code token}
+     * when there is one; true when the table took the write. Recorded either way.
+     */
+    public boolean writeStock(StockTable table, String item, long quantity, Long token) {
+        send("write " + table.url() + " " + item + " " + quantity + " " + (token == null ? "none" : token));
+        String reply = reply(Duration.ofSeconds(10));
+        boolean written = "written".equals(reply);
+        String with = token == null ? "" : " with token " + token;
+        history.record(name, written ? Kind.EXIT : Kind.NOTE, written ? "writes stock=" + quantity + with
+                : "write" + with + " " + reply);
+        return written;
+    }
+
+    /** SIGSTOP: a stop-the-world pause; the holder's threads, timers and sockets all freeze. */
+    public void pause() {
+        Signals.stop(process);
+        history.record(name, Kind.FAULT, "paused (SIGSTOP)");
+    }
+
+    /** SIGCONT after {@link #pause()}: the holder carries on as if no time had passed. */
+    public void resume() {
+        Signals.resume(process);
+        history.record(name, Kind.FAULT, "resumed (SIGCONT)");
+    }
+
+    /** SIGKILL: the holder dies mid-work, with no chance to unlock. */
+    public void kill() {
+        process.destroyForcibly();
+        try {
+            process.waitFor(10, TimeUnit.SECONDS);
+        } catch (InterruptedException e) {
+            Thread.currentThread().interrupt();
+        }
+        history.record(name, Kind.CRASH, "killed (SIGKILL)");
+    }
+
+    @Override
+    public void close() {
+        process.destroyForcibly();
+    }
+
+    private void send(String line) {
+        try {
+            commands.write(line + "\n");
+            commands.flush();
+        } catch (IOException e) {
+            throw new UncheckedIOException("client " + name + " is gone", e);
+        }
+    }
+
+    private void expect(String expected, Duration within) {
+        String got = reply(within);
+        if (!expected.equals(got)) {
+            throw new IllegalStateException("client " + name + " answered '" + got + "' instead of " + expected);
+        }
+    }
+
+    private String reply(Duration within) {
+        try {
+            String got = replies.poll(within.toMillis(), TimeUnit.MILLISECONDS);
+            if (got == null) {
+                throw new IllegalStateException("client " + name + " did not answer within " + within.toMillis() + " ms");
+            }
+            return got;
+        } catch (InterruptedException e) {
+            Thread.currentThread().interrupt();
+            throw new IllegalStateException("interrupted while waiting for client " + name, e);
+        }
+    }
+
+    private void readReplies() {
+        try (BufferedReader out = new BufferedReader(
+                new InputStreamReader(process.getInputStream(), StandardCharsets.UTF_8))) {
+            for (String line = out.readLine(); line != null; line = out.readLine()) {
+                if (line.startsWith(ClientMain.REPLY)) {
+                    replies.add(line.substring(ClientMain.REPLY.length()));
+                }
+            }
+        } catch (IOException e) {
+            // The process died: the next expect() reports it.
+        }
+    }
+}

@@ -1,0 +1,98 @@
+package dev.lockstep.testkit.scenario;
+
+import dev.lockstep.testkit.client.Threads;
+import dev.lockstep.testkit.fixture.RedisFixture;
+import dev.lockstep.testkit.history.History;
+import dev.lockstep.testkit.history.Timeline;
+import dev.lockstep.testkit.scenario.Scenario.Verdict;
+import dev.lockstep.testkit.stage.Stage;
+
+/**
+ * One scenario played on one stage, with the scoreboard cell it earns.
+ *
+ * @param stage    the stage
+ * @param scenario the scenario
+ * @param claimed  whether the stage claims the scenario's guarantee
+ * @param verdict  the checker's judgement, or null when the run itself broke
+ * @param history  what happened
+ * @param error    why the run broke, or null
+ */
+public record Outcome(Stage stage, Scenario scenario, boolean claimed, Verdict verdict, History history,
+                      Throwable error) {
+
+    /** A scoreboard cell. */
+    public enum Cell {
+        /** Claimed, and the guarantee held. */
+        PREVENTED("prevented"),
+        /** Not claimed, and the failure happened as the source articles (docs/sources.md) say. */
+        REPRODUCED("reproduced"),
+        /** Anything else: a claim broken, a failure that did not show, or a run that broke. */
+        FAILED("FAILED"),
+        /** The story needs something the stage does not have ({@link Scenario#needs()}). */
+        NOT_APPLICABLE("n/a");
+
+        private final String text;
+
+        Cell(String text) {
+            this.text = text;
+        }
+
+        @Override
+        public String toString() {
+            return text;
+        }
+    }
+
+    /** The cell this outcome earns. */
+    public Cell cell() {
+        if (!scenario.appliesTo(stage)) {
+            return Cell.NOT_APPLICABLE;
+        }
+        if (error != null) {
+            return Cell.FAILED;
+        }
+        if (claimed) {
+            return verdict.violated() ? Cell.FAILED : Cell.PREVENTED;
+        }
+        return verdict.violated() ? Cell.REPRODUCED : Cell.FAILED;
+    }
+
+    /** The story, the timeline and the judgement, as a learner reads them. */
+    public String report() {
+        return report(false);
+    }
+
+    /** {@link #report()}, with the fixture's own key events in the timeline when {@code fixture}. */
+    public String report(boolean fixture) {
+        StringBuilder out = new StringBuilder();
+        if (cell() == Cell.NOT_APPLICABLE) {
+            return stage.name() + " / " + scenario.id() + ": n/a (needs " + scenario.needs() + ")\n";
+        }
+        out.append(stage.name()).append(" / ").append(scenario.id()).append(": ").append(cell())
+                .append(claimed ? " (claims " : " (does not claim ").append(scenario.guarantee()).append(")\n");
+        out.append(scenario.story()).append("\n\n");
+        out.append(Timeline.render(history, false, fixture)).append('\n');
+        if (error != null) {
+            out.append("The run broke: ").append(error).append('\n');
+        } else {
+            out.append(verdict.violated() ? "VIOLATION: " : "OK: ").append(verdict.explanation()).append('\n');
+        }
+        return out.toString();
+    }
+
+    /** Plays {@code scenario} on {@code stage} with fresh nodes from {@code fixture}. */
+    public static Outcome run(Stage stage, Scenario scenario, RedisFixture fixture) {
+        if (!scenario.appliesTo(stage)) {
+            return new Outcome(stage, scenario, false, null, new History(), null);
+        }
+        boolean claimed = stage.claims().contains(scenario.guarantee());
+        try (ScenarioContext context = new ScenarioContext(stage, fixture)) {
+            try {
+                Verdict verdict = Threads.onClientThread("lockstep-scenario-main", () -> scenario.run(context));
+                return new Outcome(stage, scenario, claimed, verdict, context.history(), null);
+            } catch (Exception e) {
+                return new Outcome(stage, scenario, claimed, null, context.history(), e);
+            }
+        }
+    }
+}

@@ -1,0 +1,85 @@
+package dev.lockstep.testkit.scenario;
+
+import dev.lockstep.Guarantee;
+import dev.lockstep.testkit.history.History;
+import dev.lockstep.testkit.stage.Stage;
+
+/**
+ * A documented failure, run on real Redis against one stage and judged from its recorded
+ * {@link History}. A stage that claims {@link #guarantee()} must prevent it; any other stage
+ * must reproduce it.
+ */
+public abstract class Scenario {
+
+    private final String id;
+    private final Guarantee guarantee;
+    private final String story;
+
+    /** A scenario called {@code id} that tries to break {@code guarantee}, told as {@code story}. */
+    protected Scenario(String id, Guarantee guarantee, String story) {
+        this.id = id;
+        this.guarantee = guarantee;
+        this.story = story;
+    }
+
+    /** The id used in the scoreboard and on the command line, e.g. {@code foreign-unlock}. */
+    public final String id() {
+        return id;
+    }
+
+    /** The guarantee this scenario tries to break. */
+    public final Guarantee guarantee() {
+        return guarantee;
+    }
+
+    /** The story in one or two sentences: who does what, and what goes wrong without the guarantee. */
+    public final String story() {
+        return story;
+    }
+
+    /** Whether the story can be told on {@code stage} at all (a node restart among several masters needs several). */
+    public boolean appliesTo(Stage stage) {
+        return true;
+    }
+
+    /** What a stage needs for this story, in a few words, where {@link #appliesTo} can say no; else null. */
+    public String needs() {
+        return null;
+    }
+
+    /**
+     * Whether the verdict hangs on timing tight enough for a busy JVM to flip it (a wake-up within
+     * 30 ms, a renewal before a 300 ms lease runs out): where the contract's tests run side by side,
+     * this one runs alone ({@link TimingSlot}).
+     */
+    public boolean timed() {
+        return false;
+    }
+
+    /** Plays the story against {@code context.stage()} and judges the history it recorded. */
+    public abstract Verdict run(ScenarioContext context) throws Exception;
+
+    @Override
+    public String toString() {
+        return id;
+    }
+
+    /**
+     * The judgement of one run.
+     *
+     * @param violated    whether the guarantee was broken
+     * @param explanation one sentence a learner can read under the timeline
+     */
+    public record Verdict(boolean violated, String explanation) {
+
+        /** The guarantee was broken: {@code explanation} says how. */
+        public static Verdict violated(String explanation) {
+            return new Verdict(true, explanation);
+        }
+
+        /** The guarantee held: {@code explanation} says what was checked. */
+        public static Verdict held(String explanation) {
+            return new Verdict(false, explanation);
+        }
+    }
+}
