@@ -3,10 +3,7 @@ package dev.lockstep.internal;
 import dev.lockstep.DistLock;
 import dev.lockstep.LeaseLoss;
 import dev.lockstep.LockException;
-import dev.lockstep.LockObserver;
 import dev.lockstep.LockOptions;
-import dev.lockstep.RedisRefusedException;
-import dev.lockstep.RedisUnreachableException;
 import java.time.Duration;
 import java.util.List;
 import java.util.Map;
@@ -15,34 +12,30 @@ import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.CopyOnWriteArrayList;
 import java.util.concurrent.TimeUnit;
 import java.util.function.Consumer;
-import java.util.function.Supplier;
 import org.slf4j.LoggerFactory;
-import redis.clients.jedis.UnifiedJedis;
-import redis.clients.jedis.exceptions.JedisException;
 
 /**
- * The plumbing every stage shares, so a stage's class holds only its idea: argument checks,
- * the {@link java.util.concurrent.locks.Lock} adapters, the spin-wait loop, and a per-thread
- * record of what this process believes it holds.
+ * The skeleton every stage extends, so a stage's class holds only its idea: argument checks, the
+ * {@link java.util.concurrent.locks.Lock} adapters, the default wait ({@link SpinLoop}), and a
+ * per-thread record of what this process believes it holds. Naming, the client's Redis and typed
+ * errors come from {@link ClientBoundLock}; the count of callers' holds from {@link CallerHolds}.
  *
  * <p>A stage implements one attempt ({@link #tryAcquireOnce}) and one release ({@link #release}).
  */
-public abstract class AbstractDistLock implements DistLock {
+public abstract class AbstractDistLock extends ClientBoundLock implements DistLock {
 
     /** A wait without end, as {@link Args#waitNanos} gives it. */
     private static final long FOREVER = -1;
 
-    private final String name;
-    private final AbstractLocks client;
     private final Map<Long, String> ownerValues = new ConcurrentHashMap<>();
-    /** Holds per thread as the calls saw them (acquisitions minus unlocks); while any, the client keeps this object. */
-    private final Map<Long, Integer> callerHolds = new ConcurrentHashMap<>();
+    private final CallerHolds callerHolds;
     private final List<Consumer<LeaseLoss>> lossListeners = new CopyOnWriteArrayList<>();
 
     /** The lock called {@code name}, owned by {@code client}. */
     protected AbstractDistLock(String name, AbstractLocks client) {
-        this.name = Args.name(name, "name");
-        this.client = client;
+        super(name, client);
+        this.callerHolds = new CallerHolds(name(), client.options().observer(),
+                () -> client.keep(this), () -> client.letGo(this));
     }
 
     /** One attempt to take the lock for {@code lease}; true when taken. */
@@ -50,31 +43,6 @@ public abstract class AbstractDistLock implements DistLock {
 
     /** Releases the current thread's hold; from v2 on, throws {@link IllegalMonitorStateException} for a non-owner. */
     protected abstract void release();
-
-    @Override
-    public final String name() {
-        return name;
-    }
-
-    /** The Redis key: the name itself, as Redisson keys its locks, so both clients' locks of one name are one lock. */
-    protected final String key() {
-        return name;
-    }
-
-    /** The Redis this lock talks to. */
-    protected final UnifiedJedis redis() {
-        return client.redis();
-    }
-
-    /** Who is asking: this client and this thread, as Redisson writes it ({@code clientId:threadId}). */
-    protected final String threadOwner() {
-        return owner(Thread.currentThread().getId());
-    }
-
-    /** The owner field of thread {@code threadId} of this client, for work done on its behalf by another thread. */
-    protected final String owner(long threadId) {
-        return client.clientId() + ":" + threadId;
-    }
 
     /** Notes that the current thread now holds the lock under the owner value {@code value}. */
     protected final void remember(String value) {
@@ -110,7 +78,7 @@ public abstract class AbstractDistLock implements DistLock {
             try {
                 listener.accept(loss);
             } catch (RuntimeException e) {
-                LoggerFactory.getLogger(getClass()).warn("a lease-loss listener of lock '{}' failed", name, e);
+                LoggerFactory.getLogger(getClass()).warn("a lease-loss listener of lock '{}' failed", name(), e);
             }
         }
     }
@@ -128,7 +96,7 @@ public abstract class AbstractDistLock implements DistLock {
         try {
             while (true) {
                 try {
-                    counted(started, acquire(leaseAsked, FOREVER));
+                    callerHolds.counted(started, acquire(leaseAsked, FOREVER));
                     return;
                 } catch (InterruptedException e) {
                     interrupted = true;
@@ -146,13 +114,13 @@ public abstract class AbstractDistLock implements DistLock {
     public final void lockInterruptibly() throws InterruptedException {
         long started = System.nanoTime();
         Lease lease = lease(null);
-        counted(started, client.acquiring(FOREVER, () -> acquire(lease, FOREVER)));
+        callerHolds.counted(started, client().acquiring(FOREVER, () -> acquire(lease, FOREVER)));
     }
 
     @Override
     public final boolean tryLock() {
         long started = System.nanoTime();
-        return counted(started, attempt(lease(null)));
+        return callerHolds.counted(started, attempt(lease(null)));
     }
 
     @Override
@@ -163,7 +131,7 @@ public abstract class AbstractDistLock implements DistLock {
         long waitNanos = Args.waitNanos(Duration.ofNanos(Math.max(0, unit.toNanos(time))), "time");
         long started = System.nanoTime();
         Lease lease = lease(null);
-        return counted(started, client.acquiring(waitNanos, () -> acquire(lease, waitNanos)));
+        return callerHolds.counted(started, client().acquiring(waitNanos, () -> acquire(lease, waitNanos)));
     }
 
     @Override
@@ -171,7 +139,7 @@ public abstract class AbstractDistLock implements DistLock {
         long waitNanos = Args.waitNanos(wait, "wait");
         long started = System.nanoTime();
         Lease asked = lease(lease);
-        return counted(started, client.acquiring(waitNanos, () -> acquire(asked, waitNanos)));
+        return callerHolds.counted(started, client().acquiring(waitNanos, () -> acquire(asked, waitNanos)));
     }
 
     /** The key exists. */
@@ -198,6 +166,7 @@ public abstract class AbstractDistLock implements DistLock {
         return ask("forceUnlock", () -> redis().del(key()) > 0);
     }
 
+    /** An unlock by a thread that held the lock ends one of its holds, whatever Redis said; the last calls {@link #lastHoldEnded}. */
     @Override
     public final void unlock() {
         try {
@@ -206,46 +175,9 @@ public abstract class AbstractDistLock implements DistLock {
                 return null;
             });
         } finally {
-            uncounted();
-        }
-    }
-
-    /**
-     * Counts a hold the calling thread just took in a call that began at {@code started}, and tells
-     * the observer: the first hold by any thread makes the client keep this object, so
-     * {@link Locks#get} hands the holders this one, with what it knows.
-     */
-    private boolean counted(long started, boolean taken) {
-        LockObserver observer = options().observer();
-        if (!taken) {
-            observer.timedOut(name, System.nanoTime() - started);
-        } else {
-            observer.acquired(name, System.nanoTime() - started);
-            // One monitor for both updates: a release racing a take must not let go of an object just taken.
-            synchronized (callerHolds) {
-                callerHolds.merge(Thread.currentThread().getId(), 1, Integer::sum);
-                client.keep(this);
+            if (callerHolds.uncounted()) {
+                lastHoldEnded();
             }
-        }
-        return taken;
-    }
-
-    /** An unlock by a thread that held the lock ends one of its holds, whatever Redis said; the last lets the object go. */
-    private void uncounted() {
-        boolean held = callerHolds.containsKey(Thread.currentThread().getId());
-        if (held) {
-            options().observer().released(name);
-        }
-        boolean lastHold;
-        synchronized (callerHolds) {
-            lastHold = held && callerHolds.computeIfPresent(Thread.currentThread().getId(),
-                    (thread, holds) -> holds > 1 ? holds - 1 : null) == null;
-            if (callerHolds.isEmpty()) {
-                client.letGo(this);
-            }
-        }
-        if (lastHold) {
-            lastHoldEnded();
         }
     }
 
@@ -258,28 +190,18 @@ public abstract class AbstractDistLock implements DistLock {
     }
 
     /**
-     * Takes the lock, waiting up to {@code waitNanos} ({@code -1}: forever). This is the spin
-     * loop: try, sleep one spin interval, try again. Later stages replace the sleeping.
+     * Takes the lock, waiting up to {@code waitNanos} ({@code -1}: forever). By default the
+     * {@link SpinLoop}: try, sleep one spin interval, try again. Later stages replace the sleeping.
      */
     protected boolean acquire(Lease lease, long waitNanos) throws InterruptedException {
         checkNotInterrupted();
-        long deadline = System.nanoTime() + waitNanos;
-        long spinNanos = options().spinInterval().toNanos();
-        Patience patience = patience(waitNanos);
-        while (!patience.attempt(() -> attempt(lease), false)) {
-            long left = waitNanos == FOREVER ? spinNanos : deadline - System.nanoTime();
-            if (left <= 0) {
-                return false;
-            }
-            TimeUnit.NANOSECONDS.sleep(Math.min(left, spinNanos));
-        }
-        return true;
+        return new SpinLoop(options().spinInterval()).run(waitNanos, patience(waitNanos), () -> attempt(lease));
     }
 
     /** An acquisition starts with nothing sent when its thread is already interrupted. */
     protected final void checkNotInterrupted() throws InterruptedException {
         if (Thread.interrupted()) {
-            throw new InterruptedException("interrupted before acquiring lock '" + name + "'");
+            throw new InterruptedException("interrupted before acquiring lock '" + name() + "'");
         }
     }
 
@@ -296,35 +218,6 @@ public abstract class AbstractDistLock implements DistLock {
         return ask("acquire", () -> tryAcquireOnce(lease));
     }
 
-    /**
-     * Runs {@code call} against Redis; a connection failure, a server still loading its data, or
-     * an error reply (such as a missing ACL permission) becomes a {@link RedisUnreachableException}
-     * or a {@link RedisRefusedException} naming this lock, with the cause kept. A closed client sends nothing: the call throws
-     * {@link IllegalStateException} first.
-     */
-    protected final <T> T ask(String operation, Supplier<T> call) {
-        checkOpen(operation);
-        try {
-            return client.call(call);
-        } catch (JedisException e) {
-            throw Patience.unreachable(e) ? new RedisUnreachableException(name, operation, e)
-                    : new RedisRefusedException(name, operation, e);
-        }
-    }
-
-    /** Whether this lock's client is closed: its locks send nothing any more. */
-    protected final boolean isClosed() {
-        return client.isClosed();
-    }
-
-    /** Throws {@link IllegalStateException} if this lock's client is closed: its background work is gone. */
-    protected final void checkOpen(String operation) {
-        if (client.isClosed()) {
-            throw new IllegalStateException("lock '" + name + "': its Locks is closed, so " + operation
-                    + " sends nothing (locks it held expire with their leases)");
-        }
-    }
-
     /** The lease an acquisition asks for: {@code requested}, or {@link #defaultLease()} when null. */
     private Lease lease(Duration requested) {
         Duration effective = Args.lease(requested) == null ? defaultLease() : requested;
@@ -333,16 +226,6 @@ public abstract class AbstractDistLock implements DistLock {
 
     /** The lease of an acquisition that names none: the fixed {@link LockOptions#lease()} before the watchdog. */
     protected Duration defaultLease() {
-        return client.options().lease();
-    }
-
-    /** The options of the client this lock belongs to. */
-    protected final LockOptions options() {
-        return client.options();
-    }
-
-    @Override
-    public String toString() {
-        return getClass().getSimpleName() + "[" + name + "]";
+        return options().lease();
     }
 }

@@ -4,9 +4,6 @@ import dev.lockstep.DistLock;
 import dev.lockstep.Guarantee;
 import dev.lockstep.LockOptions;
 import dev.lockstep.Locks;
-import java.lang.ref.Reference;
-import java.lang.ref.ReferenceQueue;
-import java.lang.ref.WeakReference;
 import java.util.Collections;
 import java.util.EnumSet;
 import java.util.IdentityHashMap;
@@ -15,26 +12,23 @@ import java.util.Map;
 import java.util.Objects;
 import java.util.Set;
 import java.util.UUID;
-import java.util.concurrent.ConcurrentHashMap;
-import java.util.concurrent.ConcurrentMap;
 import java.util.concurrent.Semaphore;
 import java.util.concurrent.TimeUnit;
 import java.util.function.Supplier;
 import redis.clients.jedis.RedisClient;
 import redis.clients.jedis.UnifiedJedis;
 
-/** What every stage's {@link Locks} shares: the client id, one lock object per name, and the closed state. */
+/**
+ * What every stage's {@link Locks} shares: the client id, its nodes and options, one lock object
+ * per name ({@link LockObjects}), one lock call per pooled connection at once, and the closed state.
+ */
 public abstract class AbstractLocks implements Locks {
 
     private final List<UnifiedJedis> nodes;
     private final LockOptions options;
     private final Set<Guarantee> guarantees;
     private final String clientId = UUID.randomUUID().toString();
-    /** Lock objects by name, weakly: one nobody references and nobody holds is collected, so names do not pile up. */
-    private final ConcurrentMap<String, Handle> locks = new ConcurrentHashMap<>();
-    private final ReferenceQueue<DistLock> collected = new ReferenceQueue<>();
-    /** Lock objects some thread of this client holds: kept, whoever references them. */
-    private final Set<DistLock> held = ConcurrentHashMap.newKeySet();
+    private final LockObjects lockObjects = new LockObjects();
     /**
      * At most one lock call per pooled connection at once, let in first come, first served. Ten
      * thousand virtual threads asking a pool of 8 connections at once all queue inside the pool, on a
@@ -84,53 +78,22 @@ public abstract class AbstractLocks implements Locks {
         if (closed) {
             throw new IllegalStateException("this Locks is closed; cannot get lock '" + name + "'");
         }
-        forgetCollected();
-        while (true) {
-            Handle handle = locks.get(name);
-            DistLock lock = handle == null ? null : handle.get();
-            if (lock != null) {
-                return lock;
-            }
-            DistLock fresh = newLock(name);
-            Handle made = new Handle(name, fresh, collected);
-            if (handle == null ? locks.putIfAbsent(name, made) == null : locks.replace(name, handle, made)) {
-                return fresh;
-            }
-        }
+        return lockObjects.get(name, this::newLock);
     }
 
     /** Called by a lock when a thread of this client took it: kept until no thread holds it. */
     final void keep(DistLock lock) {
-        held.add(lock);
+        lockObjects.keep(lock);
     }
 
     /** Called by a lock when no thread of this client holds it any more. */
     final void letGo(DistLock lock) {
-        held.remove(lock);
+        lockObjects.letGo(lock);
     }
 
     /** How many lock objects this client has now: held ones, and ones still referenced or not yet collected. */
     public final int lockObjects() {
-        forgetCollected();
-        return locks.size();
-    }
-
-    private void forgetCollected() {
-        for (Reference<? extends DistLock> gone = collected.poll(); gone != null; gone = collected.poll()) {
-            Handle handle = (Handle) gone;
-            locks.remove(handle.name, handle);
-        }
-    }
-
-    /** A weak reference to a lock object that remembers its name, so a collected one leaves the table. */
-    private static final class Handle extends WeakReference<DistLock> {
-
-        private final String name;
-
-        Handle(String name, DistLock lock, ReferenceQueue<DistLock> queue) {
-            super(lock, queue);
-            this.name = name;
-        }
+        return lockObjects.count();
     }
 
     @Override

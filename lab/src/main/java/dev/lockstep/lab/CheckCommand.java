@@ -1,40 +1,25 @@
 package dev.lockstep.lab;
 
+import static dev.lockstep.lab.Checks.require;
+
 import dev.lockstep.DistLock;
 import dev.lockstep.Guarantee;
 import dev.lockstep.LockOptions;
 import dev.lockstep.Locks;
 import dev.lockstep.testkit.stage.Stage;
-import java.io.IOException;
-import java.io.InputStream;
 import java.io.PrintWriter;
 import java.net.URI;
-import java.nio.file.Files;
 import java.nio.file.Path;
-import java.security.GeneralSecurityException;
-import java.security.KeyStore;
-import java.security.cert.CertificateFactory;
 import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.concurrent.Callable;
-import java.util.concurrent.ExecutionException;
-import java.util.concurrent.ExecutorService;
-import java.util.concurrent.Executors;
 import java.util.concurrent.Future;
-import java.util.concurrent.TimeUnit;
-import java.util.concurrent.TimeoutException;
-import java.util.concurrent.atomic.AtomicReference;
-import javax.net.ssl.SSLContext;
-import javax.net.ssl.SSLSocketFactory;
-import javax.net.ssl.TrustManagerFactory;
 import picocli.CommandLine.Command;
 import picocli.CommandLine.Model.CommandSpec;
 import picocli.CommandLine.Option;
 import picocli.CommandLine.Spec;
-import redis.clients.jedis.DefaultJedisClientConfig;
 import redis.clients.jedis.RedisClient;
-import redis.clients.jedis.util.JedisURIHelper;
 
 /** {@code lab check}: one stage's lock, taken, re-entered, renewed, waited for and released on your own Redis. */
 @Command(name = "check", mixinStandardHelpOptions = true,
@@ -80,38 +65,35 @@ final class CheckCommand implements Callable<Integer> {
                     urls.size());
             return 1;
         }
-        out.printf("check: %s on %s%n", stage, String.join(", ", urls.stream().map(CheckCommand::withoutPassword).toList()));
+        out.printf("check: %s on %s%n", stage, String.join(", ", urls.stream().map(RedisUrls::withoutPassword).toList()));
         List<RedisClient> clients = new ArrayList<>();
-        ExecutorService holderThread = Executors.newSingleThreadExecutor(r -> new Thread(r, "check-holder"));
-        AtomicReference<Thread> rivalsThread = new AtomicReference<>();
-        ExecutorService rivalThread = Executors.newSingleThreadExecutor(r -> {
-            rivalsThread.set(new Thread(r, "check-rival"));
-            return rivalsThread.get();
-        });
+        CheckThread holderThread = new CheckThread("check-holder", STEP);
+        CheckThread rivalThread = new CheckThread("check-rival", STEP);
         LockOptions options = LockOptions.defaults().withWatchdogTimeout(WATCHDOG);
-        try (Locks a = stage.open(connect(clients), options); Locks b = stage.open(connect(clients), options)) {
+        try (Locks a = stage.open(RedisUrls.connect(urls, trust, clients), options);
+                Locks b = stage.open(RedisUrls.connect(urls, trust, clients), options)) {
             DistLock holder = a.get(name);
             DistLock rival = b.get(name);
             Checks checks = new Checks(out);
-            boolean passed = checks.step("lock '" + name + "'", () -> on(holderThread,
+            boolean passed = checks.step("lock '" + name + "'", () -> holderThread.run(
                     () -> require(holder.tryLock(Duration.ZERO, null), "someone holds '" + name + "': pick another --name")))
-                    && (!a.guarantees().contains(Guarantee.REENTRANT) || checks.step("re-enter", () -> on(holderThread, () -> {
+                    && (!a.guarantees().contains(Guarantee.REENTRANT) || checks.step("re-enter", () -> holderThread.run(() -> {
                         require(holder.tryLock(Duration.ZERO, null), "the holder could not take its own lock again");
                         holder.unlock();
                     })))
                     && (!a.guarantees().contains(Guarantee.LEASE_RENEWAL) || checks.step("renew (watchdog "
                     + WATCHDOG.toMillis() + " ms, held for 3 of it)", () -> {
                         Thread.sleep(WATCHDOG.multipliedBy(3).toMillis());
-                        on(holderThread, () -> require(holder.isHeldByCurrentThread(), "the lease was lost: not renewed"));
+                        holderThread.run(() -> require(holder.isHeldByCurrentThread(), "the lease was lost: not renewed"));
                     }))
                     && checks.step("a second client waits, the unlock lets it in", () -> {
                         Future<Boolean> waited = rivalThread.submit(() -> rival.tryLock(STEP, null));
-                        awaitAsleep(rivalsThread.get(), waited);
+                        awaitAsleep(rivalThread.thread(), waited);
                         long released = System.nanoTime();
-                        on(holderThread, holder::unlock);
-                        require(result(waited), "the waiter never got the lock");
+                        holderThread.run(holder::unlock);
+                        require(rivalThread.result(waited), "the waiter never got the lock");
                         checks.note(String.format("(%.1f ms after the unlock)", (System.nanoTime() - released) / 1e6));
-                        on(rivalThread, rival::unlock);
+                        rivalThread.run(rival::unlock);
                     })
                     && checks.step("nothing left in Redis", () -> {
                         for (RedisClient client : clients.subList(0, urls.size())) {
@@ -126,17 +108,17 @@ final class CheckCommand implements Callable<Integer> {
             out.println("every check passed");
             return 0;
         } finally {
-            holderThread.shutdownNow();
-            rivalThread.shutdownNow();
+            holderThread.stop();
+            rivalThread.stop();
             clients.forEach(RedisClient::close);
             out.flush();
         }
     }
 
     /** A check that failed half-way must not leave its hold to expire: the lock is released if it is still held. */
-    private static void releaseIfHeld(ExecutorService holderThread, DistLock holder) {
+    private static void releaseIfHeld(CheckThread holderThread, DistLock holder) {
         try {
-            on(holderThread, () -> {
+            holderThread.run(() -> {
                 if (holder.isHeldByCurrentThread()) {
                     holder.unlock();
                 }
@@ -146,126 +128,12 @@ final class CheckCommand implements Callable<Integer> {
         }
     }
 
-    /** One client per URL, for one {@link Locks}; every client made is added to {@code all}. */
-    private List<RedisClient> connect(List<RedisClient> all) {
-        SSLSocketFactory trusted = trust == null ? null : trusting(trust);
-        List<RedisClient> made = new ArrayList<>();
-        for (URI url : urls) {
-            if (!JedisURIHelper.isValid(url)) {
-                throw new IllegalArgumentException("--url must look like redis://[user:password@]host:port, was "
-                        + withoutPassword(url));
-            }
-            RedisClient client = RedisClient.builder()
-                    .hostAndPort(JedisURIHelper.getHostAndPort(url))
-                    .clientConfig(DefaultJedisClientConfig.builder()
-                            .user(JedisURIHelper.getUser(url))
-                            .password(JedisURIHelper.getPassword(url))
-                            .database(JedisURIHelper.getDBIndex(url))
-                            .ssl(JedisURIHelper.isRedisSSLScheme(url))
-                            .sslSocketFactory(trusted)
-                            .connectionTimeoutMillis(2000)
-                            .socketTimeoutMillis(2000)
-                            .build())
-                    .build();
-            made.add(client);
-            all.add(client);
-        }
-        return made;
-    }
-
-    /** Sockets that trust the CA certificate in {@code pem}, and nothing else. */
-    private static SSLSocketFactory trusting(Path pem) {
-        try (InputStream in = Files.newInputStream(pem)) {
-            KeyStore trusted = KeyStore.getInstance(KeyStore.getDefaultType());
-            trusted.load(null, null);
-            trusted.setCertificateEntry("ca", CertificateFactory.getInstance("X.509").generateCertificate(in));
-            TrustManagerFactory factory = TrustManagerFactory.getInstance(TrustManagerFactory.getDefaultAlgorithm());
-            factory.init(trusted);
-            SSLContext context = SSLContext.getInstance("TLS");
-            context.init(null, factory.getTrustManagers(), null);
-            return context.getSocketFactory();
-        } catch (IOException | GeneralSecurityException e) {
-            throw new IllegalArgumentException("--trust " + pem + " is not a readable PEM certificate: "
-                    + e.getMessage(), e);
-        }
-    }
-
     /** Waits until the waiter sleeps between tries (a spin, or on the release channel). */
     private static void awaitAsleep(Thread rival, Future<Boolean> waited) throws Exception {
         long deadline = System.nanoTime() + STEP.toNanos();
         while (rival.getState() != Thread.State.TIMED_WAITING && !waited.isDone()) {
             require(System.nanoTime() < deadline, "the waiter did not start waiting");
             Thread.sleep(5);
-        }
-    }
-
-    private static void require(boolean condition, String otherwise) {
-        if (!condition) {
-            throw new IllegalStateException(otherwise);
-        }
-    }
-
-    private static <T> T on(ExecutorService thread, Callable<T> call) throws Exception {
-        return result(thread.submit(call));
-    }
-
-    /** What {@code result} gave within one step's time, its own failure rethrown as it was. */
-    private static <T> T result(Future<T> result) throws Exception {
-        try {
-            return result.get(STEP.toMillis(), TimeUnit.MILLISECONDS);
-        } catch (ExecutionException e) {
-            throw e.getCause() instanceof Exception cause ? cause : e;
-        } catch (TimeoutException e) {
-            result.cancel(true);
-            throw new IllegalStateException("no answer within " + STEP.toMillis() + " ms", e);
-        }
-    }
-
-    private static void on(ExecutorService thread, Step step) throws Exception {
-        on(thread, () -> {
-            step.run();
-            return null;
-        });
-    }
-
-    private static String withoutPassword(URI url) {
-        return url.getUserInfo() == null ? url.toString() : url.toString().replace(url.getRawUserInfo(),
-                url.getUserInfo().contains(":") ? url.getUserInfo().substring(0, url.getUserInfo().indexOf(':')) + ":***"
-                        : "***");
-    }
-
-    /** A check's body. */
-    @FunctionalInterface
-    private interface Step {
-        void run() throws Exception;
-    }
-
-    /** Prints each check as it passes or fails. */
-    private static final class Checks {
-
-        private final PrintWriter out;
-        private String note = "";
-
-        Checks(PrintWriter out) {
-            this.out = out;
-        }
-
-        boolean step(String what, Step step) {
-            note = "";
-            try {
-                step.run();
-                out.printf("  ok    %s%s%n", what, note.isEmpty() ? "" : " " + note);
-                return true;
-            } catch (Exception e) {
-                out.printf("  FAIL  %s: %s: %s%n", what, e.getClass().getSimpleName(), e.getMessage());
-                return false;
-            } finally {
-                out.flush();
-            }
-        }
-
-        void note(String text) {
-            note = text;
         }
     }
 }

@@ -1,0 +1,74 @@
+package dev.lockstep.internal;
+
+import dev.lockstep.DistLock;
+import java.lang.ref.Reference;
+import java.lang.ref.ReferenceQueue;
+import java.lang.ref.WeakReference;
+import java.util.Set;
+import java.util.concurrent.ConcurrentHashMap;
+import java.util.concurrent.ConcurrentMap;
+import java.util.function.Function;
+
+/**
+ * One client's lock objects, one per name. They are referenced weakly, so one that nobody
+ * references and nobody holds is collected and names do not pile up; one that some thread of the
+ * client holds is kept, whoever references it, so the holders get back the object that knows
+ * what they hold.
+ */
+final class LockObjects {
+
+    private final ConcurrentMap<String, Handle> byName = new ConcurrentHashMap<>();
+    private final ReferenceQueue<DistLock> collected = new ReferenceQueue<>();
+    private final Set<DistLock> held = ConcurrentHashMap.newKeySet();
+
+    /** The lock object for {@code name}: the one there is, or a new one from {@code create}. */
+    DistLock get(String name, Function<String, DistLock> create) {
+        forgetCollected();
+        while (true) {
+            Handle handle = byName.get(name);
+            DistLock lock = handle == null ? null : handle.get();
+            if (lock != null) {
+                return lock;
+            }
+            DistLock fresh = create.apply(name);
+            Handle made = new Handle(name, fresh, collected);
+            if (handle == null ? byName.putIfAbsent(name, made) == null : byName.replace(name, handle, made)) {
+                return fresh;
+            }
+        }
+    }
+
+    /** Keeps {@code lock}, which a thread took, until {@link #letGo}. */
+    void keep(DistLock lock) {
+        held.add(lock);
+    }
+
+    /** Stops keeping {@code lock}: no thread holds it any more. */
+    void letGo(DistLock lock) {
+        held.remove(lock);
+    }
+
+    /** How many lock objects there are: held ones, and ones still referenced or not yet collected. */
+    int count() {
+        forgetCollected();
+        return byName.size();
+    }
+
+    private void forgetCollected() {
+        for (Reference<? extends DistLock> gone = collected.poll(); gone != null; gone = collected.poll()) {
+            Handle handle = (Handle) gone;
+            byName.remove(handle.name, handle);
+        }
+    }
+
+    /** A weak reference to a lock object that remembers its name, so a collected one leaves the table. */
+    private static final class Handle extends WeakReference<DistLock> {
+
+        private final String name;
+
+        Handle(String name, DistLock lock, ReferenceQueue<DistLock> queue) {
+            super(lock, queue);
+            this.name = name;
+        }
+    }
+}
