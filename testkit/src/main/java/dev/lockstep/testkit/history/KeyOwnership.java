@@ -6,7 +6,6 @@ import java.util.ArrayList;
 import java.util.EnumSet;
 import java.util.HashMap;
 import java.util.LinkedHashMap;
-import java.util.LinkedHashSet;
 import java.util.List;
 import java.util.Map;
 import java.util.Set;
@@ -19,9 +18,6 @@ import java.util.function.ToLongFunction;
  * draw it: the terminal as a column per node, the SVG as a bar per node.
  */
 public final class KeyOwnership {
-
-    /** How far after a lock call returned its key may show up on a node: replication, and the watch's own read. */
-    private static final long MATCH_SLACK_NANOS = 50_000_000L;
 
     /**
      * The key stored for {@code owner} on {@code node} from {@code from} to {@code to} (nanoseconds since
@@ -69,13 +65,13 @@ public final class KeyOwnership {
             Event held = open.get(node);
             switch (e.kind()) {
                 case HELD -> {
-                    String owner = ownerOf(e, events, clients);
+                    String owner = KeyWriters.owner(e, events, clients);
                     owners.put(e, owner);
                     if (held != null && owners.get(held).equals(owner)) {
                         // The same owners read again: one hold goes on.
                         continue;
                     }
-                    Event call = call(e, events, owner.split("\\+")[0]);
+                    Event call = KeyWriters.call(e, events, owner.split("\\+")[0]);
                     if (call != null) {
                         calls.put(e, call);
                     }
@@ -176,68 +172,12 @@ public final class KeyOwnership {
     }
 
     /**
-     * Each owner value is a client's id and thread from stage 3 on, which names the client outright.
-     * Stages 1 and 2 write a constant or a fresh token: the owner is then the client whose lock call
-     * was under way when the key appeared and returned closest to it.
-     */
-    private static String ownerOf(Event held, List<Event> events, Map<String, String> clients) {
-        Set<String> lanes = new LinkedHashSet<>();
-        for (String value : held.detail().split(",")) {
-            String lane = clients.entrySet().stream().filter(c -> value.startsWith(c.getKey())).map(Map.Entry::getValue)
-                    .findFirst().orElseGet(() -> byTime(held, events));
-            lanes.add(lane);
-        }
-        return String.join("+", lanes);
-    }
-
-    private static String byTime(Event held, List<Event> events) {
-        Event call = call(held, events, null);
-        return call == null ? "?" : Actor.laneOf(call.actor());
-    }
-
-    /**
-     * The lock call (of {@code lane}, or any client's when null) that wrote {@code held}'s key. A key the
-     * watch read comes from the acquisition that returned closest to when the watch heard of it. A key
-     * gone before the watch could read it lived for a moment: an acquisition still under way when the
-     * watch heard of it (a re-entry, then the unlocks), else a failed call under way (a quorum round
-     * taking its grants back), else the acquisition that returned closest.
-     */
-    private static Event call(Event held, List<Event> events, String lane) {
-        Event closest = null;
-        Event acquiringNow = null;
-        Event failingNow = null;
-        for (Event call : events) {
-            boolean lockCall = call.kind() == Kind.ACQUIRED || call.kind() == Kind.READ_LOCKED
-                    || call.kind() == Kind.DENIED;
-            if (!lockCall || lane != null && !Actor.laneOf(call.actor()).equals(lane) || call.since() > held.at()
-                    || held.at() > call.at() + MATCH_SLACK_NANOS) {
-                continue;
-            }
-            boolean underWay = held.at() <= call.at();
-            if (call.kind() == Kind.DENIED) {
-                failingNow = underWay && (failingNow == null || call.at() < failingNow.at()) ? call : failingNow;
-                continue;
-            }
-            if (closest == null || Math.abs(call.at() - held.at()) < Math.abs(closest.at() - held.at())) {
-                closest = call;
-            }
-            if (underWay && (acquiringNow == null || call.at() < acquiringNow.at())) {
-                acquiringNow = call;
-            }
-        }
-        if (!held.detail().isEmpty()) {
-            return closest != null ? closest : failingNow;
-        }
-        return acquiringNow != null ? acquiringNow : failingNow != null ? failingNow : closest;
-    }
-
-    /**
      * When the acquisition {@code e} wrote its key: the first of its holds that began during the call,
      * or the call's return when no node showed one. A waiter's call starts long before its lease does.
      */
     private long keyWritten(Event e, String lane) {
         return holds.stream().filter(h -> h.owner().equals(lane) && h.from() >= e.since()
-                && h.from() <= e.at() + MATCH_SLACK_NANOS).mapToLong(Hold::from).min().orElse(e.at());
+                && h.from() <= e.at() + KeyWriters.SLACK_NANOS).mapToLong(Hold::from).min().orElse(e.at());
     }
 
     /**

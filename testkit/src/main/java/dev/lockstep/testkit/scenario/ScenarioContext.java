@@ -131,7 +131,7 @@ public final class ScenarioContext implements AutoCloseable {
      * the key for, renewals, expiries, deletions. A node restarted on the same port is still watched.
      */
     public synchronized void watch(RedisNode node, String name) {
-        RedisWatch watch = new RedisWatch(node, name, history);
+        RedisWatch watch = new RedisWatch(node, name, history, WARM_UP_LOCK);
         watches.add(watch);
         resources.push(watch);
     }
