@@ -123,14 +123,14 @@ final class Calls {
         if (Boolean.FALSE.equals(outcome) || outcome instanceof InterruptedException
                 || outcome instanceof IllegalMonitorStateException) {
             run.note(actor, Kind.DENIED, what + " -> " + describe(outcome));
-            boolean blipEnded = step.fault() == WireFault.BLIP && step.millis() >= ModelRun.BLIP.toMillis() + 500;
+            boolean blipEnded = step.fault() == WireFault.BLIP && step.millis() >= ModelSetup.BLIP.toMillis() + 500;
             // A hold lost during the call (its loss signalled meanwhile) is no re-entry any more.
             if (Boolean.FALSE.equals(outcome) && attempt.reentry() && owner.surelyHolds()
                     && run.setup().claims().contains(Guarantee.REENTRANT)
                     && (step.fault() == WireFault.NONE || blipEnded)) {
                 return Optional.of(new Violation("re-entry-refused", step + " returned false although the thread holds "
                         + owner + " and Redis " + (blipEnded ? "answered again " + (step.millis()
-                        - ModelRun.BLIP.toMillis()) + " ms before the wait ended" : "answered")));
+                        - ModelSetup.BLIP.toMillis()) + " ms before the wait ended" : "answered")));
             }
             Optional<Violation> settled = model.settle(c, t, step.side(), holdCount(run, c, t, step.side()), false,
                     System.nanoTime());
@@ -198,7 +198,7 @@ final class Calls {
         long now = System.nanoTime();
         run.note(actor, Kind.NOTE, step + " -> " + describe(outcome));
         if (!(outcome instanceof Boolean)) {
-            for (int c = 0; c < ModelRun.CLIENTS; c++) {
+            for (int c = 0; c < ModelSetup.CLIENTS; c++) {
                 model.shake(c, now);
             }
             return Optional.empty();
@@ -208,7 +208,7 @@ final class Calls {
         List<int[]> victims = Boolean.FALSE.equals(outcome) ? List.of()
                 : step.side() == Side.READ && run.setup().readWrite()
                 ? holders.stream().filter(v -> v[2] == Side.READ.ordinal()).toList() : holders;
-        victims.forEach(v -> model.lost(v[0], v[1], Side.values()[v[2]], now, ModelRun.SLACK.toNanos()));
+        victims.forEach(v -> model.lost(v[0], v[1], Side.values()[v[2]], now, ModelSetup.SLACK.toNanos()));
         // Granted just before the force, such a hold is gone unannounced until its next renewal looks.
         underWay.forEach(v -> model.owner(v[0], v[1], Side.values()[v[2]]).shakenUntil = now + model.leaseNanos());
         return run.awaitTold(victims, "lost its hold to " + step);
@@ -245,7 +245,7 @@ final class Calls {
      * lock's queue keeps a waiter that could not leave it (its request to leave went unanswered) until
      * the waiter's timeout passes, as it keeps a dead waiter: its lesson's bound, one waiter timeout more.
      */
-    static Optional<Violation> probe(ModelRun run, List<RedisNode> nodes, ModelRun.Setup setup, String name) {
+    static Optional<Violation> probe(ModelRun run, List<RedisNode> nodes, ModelSetup setup, String name) {
         List<RedisClient> clients = nodes.stream().map(RedisNode::newClient).toList();
         LockOptions options = Stage.leaseOptions(setup.lease());
         Duration bound = Duration.ofNanos(run.model().leaseNanos())
@@ -282,7 +282,7 @@ final class Calls {
         }
         Future<?> call = run.submit(step.client(), step.thread(), body);
         if (step.fault() == WireFault.BLIP) {
-            ModelRun.sleep(ModelRun.BLIP.toMillis());
+            ModelRun.sleep(ModelSetup.BLIP.toMillis());
             links.forEach(FaultyLink::heal);
         }
         Object outcome = ModelRun.await(call, DEADLINE);

@@ -41,36 +41,12 @@ import redis.clients.jedis.RedisClient;
  */
 public final class ModelRun {
 
-    static final int CLIENTS = 3;
-    static final int THREADS = 2;
-    /** What "within one lease" allows for a loaded 2-core machine. */
-    static final Duration SLACK = Duration.ofMillis(500);
-    /** How long a {@link WireFault#BLIP} keeps a client's link dark. */
-    static final Duration BLIP = Duration.ofMillis(250);
     /** The clients' socket timeout: a lost reply costs this much. */
     private static final Duration SOCKET_TIMEOUT = Duration.ofMillis(150);
     private static final Duration SPIN = Duration.ofMillis(50);
     /** The longest any one call may take before it counts as hung. */
     private static final Duration CALL_DEADLINE = Duration.ofSeconds(10);
-    private static final String LOCK = "modelled";
     private static final String ITEM = "fenced-item";
-
-    /**
-     * How a stage is modelled.
-     *
-     * @param stage     the stage
-     * @param claims    what it claims: only those are checked
-     * @param lease     the watchdog timeout (and default lease)
-     * @param readWrite whether the lock has a read side
-     * @param fenced    whether holds carry tokens
-     */
-    public record Setup(Stage stage, Set<Guarantee> claims, Duration lease, boolean readWrite, boolean fenced) {
-
-        /** The setup of {@code stage} with a short lease, as its own client says it is. */
-        public static Setup of(Stage stage) {
-            return new Setup(stage, stage.claims(), Duration.ofMillis(600), stage.readWrite(), stage.fenced());
-        }
-    }
 
     /**
      * What a run found.
@@ -83,18 +59,18 @@ public final class ModelRun {
     public record Result(List<Step> steps, int played, Optional<Violation> violation, String timeline) {
     }
 
-    private final Setup setup;
+    private final ModelSetup setup;
     private final ScenarioContext context;
     private final History history;
     private final ReferenceModel model;
-    private final Slot[] slots = new Slot[CLIENTS];
-    private final ExecutorService[][] ownerExecutors = new ExecutorService[CLIENTS][THREADS];
-    private final Thread[][] ownerThreads = new Thread[CLIENTS][THREADS];
+    private final Slot[] slots = new Slot[ModelSetup.CLIENTS];
+    private final ExecutorService[][] ownerExecutors = new ExecutorService[ModelSetup.CLIENTS][ModelSetup.THREADS];
+    private final Thread[][] ownerThreads = new Thread[ModelSetup.CLIENTS][ModelSetup.THREADS];
     private final ConcurrentLinkedQueue<Told> told = new ConcurrentLinkedQueue<>();
     private final List<String> log = new ArrayList<>();
     /** Lock calls left waiting in the background by {@link Step.Kind#CONTEND}, per owner. */
-    private final Future<?>[][] pending = new Future<?>[CLIENTS][THREADS];
-    private final Calls.Attempt[][] pendingAttempts = new Calls.Attempt[CLIENTS][THREADS];
+    private final Future<?>[][] pending = new Future<?>[ModelSetup.CLIENTS][ModelSetup.THREADS];
+    private final Calls.Attempt[][] pendingAttempts = new Calls.Attempt[ModelSetup.CLIENTS][ModelSetup.THREADS];
     private RedisStock stock;
     private long fence;
 
@@ -111,13 +87,13 @@ public final class ModelRun {
     private record Told(int slot, int generation, long threadId, Side side, long at) {
     }
 
-    private ModelRun(Setup setup, RedisFixture fixture) {
+    private ModelRun(ModelSetup setup, RedisFixture fixture) {
         this.setup = setup;
         this.context = new ScenarioContext(setup.stage(), fixture);
         this.history = context.history();
         this.model = new ReferenceModel(setup, c -> {
-            String[] fields = new String[THREADS];
-            for (int t = 0; t < THREADS; t++) {
+            String[] fields = new String[ModelSetup.THREADS];
+            for (int t = 0; t < ModelSetup.THREADS; t++) {
                 fields[t] = slots[c].locks.clientId() + ":" + ownerThreads[c][t].getId();
             }
             return fields;
@@ -125,7 +101,7 @@ public final class ModelRun {
     }
 
     /** Plays {@code steps} of {@code setup}'s stage on fresh nodes of {@code fixture}. */
-    public static Result play(Setup setup, RedisFixture fixture, List<Step> steps) {
+    public static Result play(ModelSetup setup, RedisFixture fixture, List<Step> steps) {
         ModelRun run = new ModelRun(setup, fixture);
         try {
             return run.play(steps);
@@ -159,8 +135,8 @@ public final class ModelRun {
             stock = new RedisStock(context.startNode(NodeConfig.defaults()).newClient());
             stock.stock(ITEM, 100);
         }
-        for (int c = 0; c < CLIENTS; c++) {
-            for (int t = 0; t < THREADS; t++) {
+        for (int c = 0; c < ModelSetup.CLIENTS; c++) {
+            for (int t = 0; t < ModelSetup.THREADS; t++) {
                 String name = "model-owner-" + Step.ownerName(c, t);
                 ownerExecutors[c][t] = Executors.newSingleThreadExecutor(task -> {
                     Thread thread = new Thread(task, name);
@@ -185,7 +161,7 @@ public final class ModelRun {
                 .clientConfig(context.nodes().get(0).security().clientConfig(SOCKET_TIMEOUT).build()).build()).toList();
         LockOptions options = Stage.leaseOptions(setup.lease()).withSpinInterval(SPIN);
         slot.locks = setup.stage().open(slot.redis, options);
-        slot.lock = slot.locks.get(LOCK);
+        slot.lock = slot.locks.get(ModelSetup.LOCK);
         history.client(clientName(c), slot.locks.clientId());
         int generation = slot.generation;
         slot.lock.onLeaseLost(loss -> told.add(new Told(c, generation, loss.threadId(), Side.WRITE, System.nanoTime())));
@@ -257,7 +233,7 @@ public final class ModelRun {
                     // As after a forceUnlock, an acquisition still under way may be granted after the stall: no victim.
                     List<int[]> victims = holders(step.client()).stream()
                             .filter(v -> !model.owner(v[0], v[1], Side.values()[v[2]]).inFlight).toList();
-                    victims.forEach(v -> model.lost(v[0], v[1], Side.values()[v[2]], System.nanoTime(), SLACK.toNanos()));
+                    victims.forEach(v -> model.lost(v[0], v[1], Side.values()[v[2]], System.nanoTime(), ModelSetup.SLACK.toNanos()));
                     model.shake(step.client(), System.nanoTime());
                     yield awaitTold(victims, "stalled past its lease");
                 }
@@ -269,7 +245,7 @@ public final class ModelRun {
                     node.killClients("normal");
                     node.killClients("pubsub");
                 });
-                for (int c = 0; c < CLIENTS; c++) {
+                for (int c = 0; c < ModelSetup.CLIENTS; c++) {
                     model.shake(c, now);
                 }
                 note(History.REDIS, Kind.FAULT, step.toString());
@@ -285,8 +261,8 @@ public final class ModelRun {
     /** The owners of client slot {@code c} (or of every slot, for -1) that may hold a side: {client, thread, side}. */
     List<int[]> holders(int c) {
         List<int[]> found = new ArrayList<>();
-        for (int client = 0; client < CLIENTS; client++) {
-            for (int t = 0; t < THREADS; t++) {
+        for (int client = 0; client < ModelSetup.CLIENTS; client++) {
+            for (int t = 0; t < ModelSetup.THREADS; t++) {
                 for (Side side : model.sides()) {
                     if ((c < 0 || c == client) && model.owner(client, t, side).mayHold()) {
                         found.add(new int[] {client, t, side.ordinal()});
@@ -314,7 +290,7 @@ public final class ModelRun {
 
     /** A closed client's waiters must return (their client is gone, so their outcome no longer counts). */
     private Optional<Violation> endedWithClient(int c) {
-        for (int t = 0; t < THREADS; t++) {
+        for (int t = 0; t < ModelSetup.THREADS; t++) {
             Future<?> call = pending[c][t];
             if (call == null) {
                 continue;
@@ -360,8 +336,8 @@ public final class ModelRun {
     // ---- checks ----------------------------------------------------------------------------
 
     private Optional<Violation> check() {
-        for (int c = 0; c < CLIENTS; c++) {
-            for (int t = 0; t < THREADS; t++) {
+        for (int c = 0; c < ModelSetup.CLIENTS; c++) {
+            for (int t = 0; t < ModelSetup.THREADS; t++) {
                 Optional<Violation> waited = pending[c][t] != null && pending[c][t].isDone()
                         ? resolve(c, t) : Optional.empty();
                 if (waited.isPresent()) {
@@ -372,10 +348,10 @@ public final class ModelRun {
         long now = System.nanoTime();
         model.advance(now);
         drainTold();
-        int[][][] beliefs = new int[CLIENTS][THREADS][2];
-        boolean[][][] held = new boolean[CLIENTS][THREADS][2];
-        for (int c = 0; c < CLIENTS; c++) {
-            for (int t = 0; t < THREADS; t++) {
+        int[][][] beliefs = new int[ModelSetup.CLIENTS][ModelSetup.THREADS][2];
+        boolean[][][] held = new boolean[ModelSetup.CLIENTS][ModelSetup.THREADS][2];
+        for (int c = 0; c < ModelSetup.CLIENTS; c++) {
+            for (int t = 0; t < ModelSetup.THREADS; t++) {
                 for (Side side : model.sides()) {
                     if (pending[c][t] != null) {
                         // Its thread is inside a lock call: what it believes is known when the call ends.
@@ -390,7 +366,7 @@ public final class ModelRun {
                 }
             }
         }
-        RedisView redis = RedisView.read(context.nodes(), LOCK);
+        RedisView redis = RedisView.read(context.nodes(), ModelSetup.LOCK);
         List<Violation> broken = model.check(System.nanoTime(), beliefs, held, redis);
         return broken.stream().findFirst();
     }
@@ -408,8 +384,8 @@ public final class ModelRun {
     /** Every owner unlocks what its lock says it holds; then every hold must leave Redis, and a fresh client get in. */
     private Optional<Violation> finish() {
         log.add("-- end: every owner unlocks what it holds, then the lock must be free within one lease");
-        for (int c = 0; c < CLIENTS; c++) {
-            for (int t = 0; t < THREADS; t++) {
+        for (int c = 0; c < ModelSetup.CLIENTS; c++) {
+            for (int t = 0; t < ModelSetup.THREADS; t++) {
                 Optional<Violation> waited = resolve(c, t);
                 if (waited.isPresent()) {
                     return waited;
@@ -431,7 +407,7 @@ public final class ModelRun {
         }
         long deadline = System.nanoTime() + model.leaseNanos() * 2;
         Optional<Violation> last = check();
-        while (System.nanoTime() < deadline && (last.isPresent() || !RedisView.read(context.nodes(), LOCK).anyFields().isEmpty())) {
+        while (System.nanoTime() < deadline && (last.isPresent() || !RedisView.read(context.nodes(), ModelSetup.LOCK).anyFields().isEmpty())) {
             if (last.isPresent() && !last.get().rule().equals("stuck-hold")) {
                 return last;
             }
@@ -441,7 +417,7 @@ public final class ModelRun {
         if (last.isPresent()) {
             return last;
         }
-        return Calls.probe(this, context.nodes(), setup, LOCK);
+        return Calls.probe(this, context.nodes(), setup, ModelSetup.LOCK);
     }
 
     // ---- plumbing for Calls ----------------------------------------------------------------
@@ -450,7 +426,7 @@ public final class ModelRun {
         return model;
     }
 
-    Setup setup() {
+    ModelSetup setup() {
         return setup;
     }
 
@@ -526,7 +502,7 @@ public final class ModelRun {
     }
 
     private int threadSlot(int c, long threadId) {
-        for (int t = 0; t < THREADS; t++) {
+        for (int t = 0; t < ModelSetup.THREADS; t++) {
             if (ownerThreads[c][t].getId() == threadId) {
                 return t;
             }
@@ -543,7 +519,7 @@ public final class ModelRun {
     }
 
     private void close() {
-        for (int c = 0; c < CLIENTS; c++) {
+        for (int c = 0; c < ModelSetup.CLIENTS; c++) {
             if (slots[c] != null && slots[c].locks != null) {
                 try {
                     closeClient(c);
@@ -551,7 +527,7 @@ public final class ModelRun {
                     // A client of a history that broke may fail to close; the nodes go anyway.
                 }
             }
-            for (int t = 0; t < THREADS; t++) {
+            for (int t = 0; t < ModelSetup.THREADS; t++) {
                 if (ownerExecutors[c][t] != null) {
                     ownerExecutors[c][t].shutdownNow();
                 }

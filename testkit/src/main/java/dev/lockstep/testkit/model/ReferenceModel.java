@@ -47,20 +47,20 @@ import java.util.stream.Collectors;
  */
 final class ReferenceModel {
 
-    private final ModelRun.Setup setup;
+    private final ModelSetup setup;
     private final Function<Integer, String[]> clientFields;
-    private final OwnerModel[][][] owners = new OwnerModel[ModelRun.CLIENTS][ModelRun.THREADS][2];
+    private final OwnerModel[][][] owners = new OwnerModel[ModelSetup.CLIENTS][ModelSetup.THREADS][2];
     /** Redis fields that nobody holds any more, and by when (nanoTime) they must be gone. */
     private final Map<String, Long> departing = new HashMap<>();
     /** Since when (nanoTime) an owner believes it holds what Redis no longer stores, by field. */
     private final Map<String, Long> believedGone = new HashMap<>();
 
     /** A model of a lock set up as {@code setup}; {@code clientFields} gives client slot c's owner fields, by thread. */
-    ReferenceModel(ModelRun.Setup setup, Function<Integer, String[]> clientFields) {
+    ReferenceModel(ModelSetup setup, Function<Integer, String[]> clientFields) {
         this.setup = setup;
         this.clientFields = clientFields;
-        for (int c = 0; c < ModelRun.CLIENTS; c++) {
-            for (int t = 0; t < ModelRun.THREADS; t++) {
+        for (int c = 0; c < ModelSetup.CLIENTS; c++) {
+            for (int t = 0; t < ModelSetup.THREADS; t++) {
                 for (Side side : Side.values()) {
                     owners[c][t][side.ordinal()] = new OwnerModel();
                 }
@@ -80,13 +80,13 @@ final class ReferenceModel {
 
     /** One lease and the slack a loaded machine needs: the bound on anything "within one lease". */
     long leaseNanos() {
-        return setup.lease().plus(ModelRun.SLACK).toNanos();
+        return setup.lease().plus(ModelSetup.SLACK).toNanos();
     }
 
     /** Whether another owner than this one may hold a side that excludes {@code side}. */
     Optional<String> otherHolder(int client, int thread, Side side) {
-        for (int c = 0; c < ModelRun.CLIENTS; c++) {
-            for (int t = 0; t < ModelRun.THREADS; t++) {
+        for (int c = 0; c < ModelSetup.CLIENTS; c++) {
+            for (int t = 0; t < ModelSetup.THREADS; t++) {
                 if (c == client && t == thread) {
                     continue;
                 }
@@ -123,7 +123,7 @@ final class ReferenceModel {
 
     /** Every hold of client slot {@code client} is gone (closed, crashed, stalled past its lease). */
     void clientLost(int client, long now, long within) {
-        for (int t = 0; t < ModelRun.THREADS; t++) {
+        for (int t = 0; t < ModelSetup.THREADS; t++) {
             for (Side side : Side.values()) {
                 lost(client, t, side, now, within);
             }
@@ -140,7 +140,7 @@ final class ReferenceModel {
      * renewals may have failed. The caller's own doubt is in its set of counts, and its next call settles it.
      */
     void shake(int client, int caller, long now) {
-        for (int t = 0; t < ModelRun.THREADS; t++) {
+        for (int t = 0; t < ModelSetup.THREADS; t++) {
             if (t == caller) {
                 continue;
             }
@@ -160,13 +160,13 @@ final class ReferenceModel {
 
     /** Fixed leases that ran out end their holds; the lock may not know yet, Redis must drop the field. */
     void advance(long now) {
-        for (int c = 0; c < ModelRun.CLIENTS; c++) {
-            for (int t = 0; t < ModelRun.THREADS; t++) {
+        for (int c = 0; c < ModelSetup.CLIENTS; c++) {
+            for (int t = 0; t < ModelSetup.THREADS; t++) {
                 for (Side side : Side.values()) {
                     OwnerModel owner = owner(c, t, side);
                     if (owner.fixedLeaseEnd > 0 && now > owner.fixedLeaseEnd && !owner.mixedLease) {
                         long end = owner.fixedLeaseEnd;
-                        lost(c, t, side, end, ModelRun.SLACK.toNanos());
+                        lost(c, t, side, end, ModelSetup.SLACK.toNanos());
                         owner.beliefUnknown = true;
                     }
                 }
@@ -208,8 +208,8 @@ final class ReferenceModel {
         checkRedisExclusion(redis, broken);
         checkDeparting(now, redis, broken);
         List<String[]> believers = new ArrayList<>();
-        for (int c = 0; c < ModelRun.CLIENTS; c++) {
-            for (int t = 0; t < ModelRun.THREADS; t++) {
+        for (int c = 0; c < ModelSetup.CLIENTS; c++) {
+            for (int t = 0; t < ModelSetup.THREADS; t++) {
                 for (Side side : sides()) {
                     checkOwner(now, c, t, side, beliefs[c][t][side.ordinal()], held[c][t][side.ordinal()], redis,
                             broken);
@@ -251,7 +251,7 @@ final class ReferenceModel {
             believedGone.remove(field);
         }
         int expected = owner.settled();
-        boolean fixedEnding = owner.fixedLeaseEnd > 0 && now > owner.fixedLeaseEnd - ModelRun.SLACK.toNanos();
+        boolean fixedEnding = owner.fixedLeaseEnd > 0 && now > owner.fixedLeaseEnd - ModelSetup.SLACK.toNanos();
         // A fault on the owner's own call (its renewals' replies were lost too) may rightly cost it the hold.
         if (expected < 0 || holdCount < 0 || owner.shakenUntil > now || owner.exposedUntil > now || owner.beliefUnknown
                 || fixedEnding || owner.mixedLease) {
@@ -306,8 +306,8 @@ final class ReferenceModel {
 
     /** The name of the current owner whose field is {@code field}, if any. */
     private Optional<String> ownerOf(String field) {
-        for (int c = 0; c < ModelRun.CLIENTS; c++) {
-            for (int t = 0; t < ModelRun.THREADS; t++) {
+        for (int c = 0; c < ModelSetup.CLIENTS; c++) {
+            for (int t = 0; t < ModelSetup.THREADS; t++) {
                 for (Side side : sides()) {
                     if (field(c, t, side).equals(field)) {
                         return Optional.of(Step.ownerName(c, t) + sideName(side));
@@ -320,8 +320,8 @@ final class ReferenceModel {
 
     /** The refused lock call under a wire fault of the current owner of {@code field}, if that was its last call. */
     private Optional<Step> refusedUnderFault(String field) {
-        for (int c = 0; c < ModelRun.CLIENTS; c++) {
-            for (int t = 0; t < ModelRun.THREADS; t++) {
+        for (int c = 0; c < ModelSetup.CLIENTS; c++) {
+            for (int t = 0; t < ModelSetup.THREADS; t++) {
                 for (Side side : sides()) {
                     if (field(c, t, side).equals(field) && owner(c, t, side).refusedUnderFault != null) {
                         return Optional.of(owner(c, t, side).refusedUnderFault);
@@ -334,8 +334,8 @@ final class ReferenceModel {
 
     /** Whether a current owner may hold {@code field}, or is still being settled, so the field may be there. */
     private boolean heldByModel(String field, long now) {
-        for (int c = 0; c < ModelRun.CLIENTS; c++) {
-            for (int t = 0; t < ModelRun.THREADS; t++) {
+        for (int c = 0; c < ModelSetup.CLIENTS; c++) {
+            for (int t = 0; t < ModelSetup.THREADS; t++) {
                 for (Side side : sides()) {
                     OwnerModel owner = owner(c, t, side);
                     if (field(c, t, side).equals(field) && (owner.mayHold() || owner.shakenUntil > now)) {

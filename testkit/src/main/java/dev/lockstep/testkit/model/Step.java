@@ -56,7 +56,7 @@ public record Step(Kind kind, int client, int thread, Side side, long millis, Wi
         NONE,
         /** Redis runs the request, the reply is lost: the outcome is unknown to the caller. */
         LOST_REPLY,
-        /** The link is dark for the first {@link ModelRun#BLIP} of the call: a first attempt fails, a retry may not. */
+        /** The link is dark for the first {@link ModelSetup#BLIP} of the call: a first attempt fails, a retry may not. */
         BLIP
     }
 
