@@ -63,6 +63,7 @@ public final class ModelRun {
     private final ScenarioContext context;
     private final History history;
     private final ReferenceModel model;
+    private final ModelRules rules;
     private final Slot[] slots = new Slot[ModelSetup.CLIENTS];
     private final ExecutorService[][] ownerExecutors = new ExecutorService[ModelSetup.CLIENTS][ModelSetup.THREADS];
     private final Thread[][] ownerThreads = new Thread[ModelSetup.CLIENTS][ModelSetup.THREADS];
@@ -98,6 +99,7 @@ public final class ModelRun {
             }
             return fields;
         });
+        this.rules = new ModelRules(setup, model);
     }
 
     /** Plays {@code steps} of {@code setup}'s stage on fresh nodes of {@code fixture}. */
@@ -367,7 +369,7 @@ public final class ModelRun {
             }
         }
         RedisView redis = RedisView.read(context.nodes(), ModelSetup.LOCK);
-        List<Violation> broken = model.check(System.nanoTime(), beliefs, held, redis);
+        List<Violation> broken = rules.check(System.nanoTime(), beliefs, held, redis);
         return broken.stream().findFirst();
     }
 
