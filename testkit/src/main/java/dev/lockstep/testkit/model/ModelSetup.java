@@ -21,7 +21,7 @@ public record ModelSetup(Stage stage, Set<Guarantee> claims, Duration lease, boo
     static final int THREADS = 2;
     /** What "within one lease" allows for a loaded 2-core machine. */
     static final Duration SLACK = Duration.ofMillis(500);
-    /** How long a {@link Step.WireFault#BLIP} keeps a client's link dark. */
+    /** How long a blip, a fault on the wire, keeps a client's link dark. */
     static final Duration BLIP = Duration.ofMillis(250);
     /** The name of the modelled lock. */
     static final String LOCK = "modelled";

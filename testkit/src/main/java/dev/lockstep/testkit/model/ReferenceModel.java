@@ -2,6 +2,7 @@ package dev.lockstep.testkit.model;
 
 import dev.lockstep.Guarantee;
 import dev.lockstep.testkit.model.Step.Side;
+import java.util.ArrayList;
 import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
@@ -86,6 +87,21 @@ final class ReferenceModel {
             }
         }
         return Optional.empty();
+    }
+
+    /** The owners of client slot {@code client} (every slot for -1) that may hold a side: {client, thread, side}. */
+    List<int[]> holders(int client) {
+        List<int[]> found = new ArrayList<>();
+        for (int c = 0; c < ModelSetup.CLIENTS; c++) {
+            for (int t = 0; t < ModelSetup.THREADS; t++) {
+                for (Side side : sides()) {
+                    if ((client < 0 || client == c) && owner(c, t, side).mayHold()) {
+                        found.add(new int[] {c, t, side.ordinal()});
+                    }
+                }
+            }
+        }
+        return found;
     }
 
     /**
