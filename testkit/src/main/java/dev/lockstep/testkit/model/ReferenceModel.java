@@ -36,7 +36,7 @@ import java.util.function.Function;
  * may cost its other holds their renewals; those owners are <em>shaken</em> for one lease, and
  * their counts are checked again only after it.
  *
- * <p>The rules the model is held to after every step are {@code ModelRules}'.
+ * <p>After every step the model is held to the rules in {@code ModelRules}.
  */
 final class ReferenceModel {
 
