@@ -2,7 +2,7 @@ package dev.lockstep.lab;
 
 import dev.lockstep.testkit.fixture.RedisFixture;
 import dev.lockstep.testkit.model.ModelChecker;
-import dev.lockstep.testkit.model.ModelRun;
+import dev.lockstep.testkit.model.ModelSetup;
 import dev.lockstep.testkit.stage.Stage;
 import java.io.IOException;
 import java.io.PrintWriter;
@@ -92,7 +92,7 @@ final class ExploreModelCommand implements Callable<Integer> {
     }
 
     private StageResult explore(Stage stage, RedisFixture fixture, Random seeds, Duration each, PrintWriter out) {
-        ModelChecker checker = new ModelChecker(ModelRun.Setup.of(stage), fixture, line -> {
+        ModelChecker checker = new ModelChecker(ModelSetup.of(stage), fixture, line -> {
             out.println(line);
             out.flush();
         });

@@ -8,6 +8,7 @@ import dev.lockstep.testkit.fixture.RedisFixture;
 import dev.lockstep.testkit.model.KnownHistories;
 import dev.lockstep.testkit.model.ModelChecker;
 import dev.lockstep.testkit.model.ModelRun;
+import dev.lockstep.testkit.model.ModelSetup;
 import dev.lockstep.testkit.stage.Stage;
 import java.util.List;
 import java.util.Optional;
@@ -64,7 +65,7 @@ public abstract class ModelContract {
     @ParameterizedTest(name = "{0}")
     @EnumSource(KnownHistories.class)
     void aHistoryThatBrokeOnceKeepsEveryCheck(KnownHistories known) {
-        ModelRun.Setup setup = ModelRun.Setup.of(stage);
+        ModelSetup setup = ModelSetup.of(stage);
         assumeTrue(known.appliesTo(setup), "needs a read side");
         ModelRun.Result result = ModelRun.play(setup, fixture, known.steps());
         if (result.violation().isPresent()) {
@@ -75,7 +76,7 @@ public abstract class ModelContract {
 
     @Test
     void whatEachClientBelievesIsWhatRedisStores() {
-        ModelChecker checker = new ModelChecker(ModelRun.Setup.of(stage), fixture, line -> System.out.println(
+        ModelChecker checker = new ModelChecker(ModelSetup.of(stage), fixture, line -> System.out.println(
                 "lockstep model: " + line));
         String fixed = System.getProperty("lockstep.seed", "");
         List<Long> seeds = fixed.isBlank() ? SEEDS : List.of(Long.parseLong(fixed.trim()));

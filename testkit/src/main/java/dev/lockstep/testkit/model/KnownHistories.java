@@ -8,7 +8,7 @@ import java.util.List;
 /**
  * Short histories that broke a stage once, kept as regression tests: each replays exactly, on every
  * stage it applies to, and must keep every check of the model. They are the shrunk form of what
- * {@code lab explore-model} found (issue 26).
+ * {@code lab explore-model} found.
  */
 public enum KnownHistories {
 
@@ -86,7 +86,7 @@ public enum KnownHistories {
     }
 
     /** Whether the history applies to a lock set up as {@code setup}: read-side histories need a read side. */
-    public boolean appliesTo(ModelRun.Setup setup) {
+    public boolean appliesTo(ModelSetup setup) {
         return !readSide || setup.readWrite();
     }
 

@@ -17,12 +17,12 @@ public final class ModelChecker {
     /** Replays spent on shrinking one failure at most: each is a full run on fresh nodes. */
     private static final int SHRINK_REPLAYS = 40;
 
-    private final ModelRun.Setup setup;
+    private final ModelSetup setup;
     private final RedisFixture fixture;
     private final Consumer<String> progress;
 
     /** A checker of {@code setup}'s stage on nodes of {@code fixture}, telling {@code progress} what it does. */
-    public ModelChecker(ModelRun.Setup setup, RedisFixture fixture, Consumer<String> progress) {
+    public ModelChecker(ModelSetup setup, RedisFixture fixture, Consumer<String> progress) {
         this.setup = setup;
         this.fixture = fixture;
         this.progress = progress;

@@ -56,7 +56,7 @@ public record Step(Kind kind, int client, int thread, Side side, long millis, Wi
         NONE,
         /** Redis runs the request, the reply is lost: the outcome is unknown to the caller. */
         LOST_REPLY,
-        /** The link is dark for the first {@link ModelRun#BLIP} of the call: a first attempt fails, a retry may not. */
+        /** The link is dark for the first {@link ModelSetup#BLIP} of the call: a first attempt fails, a retry may not. */
         BLIP
     }
 
@@ -67,14 +67,19 @@ public record Step(Kind kind, int client, int thread, Side side, long millis, Wi
 
     /** The name of the owner in {@code client} slot, {@code thread} slot. */
     static String ownerName(int client, int thread) {
-        return String.valueOf((char) ('A' + client)) + (thread + 1);
+        return clientName(client) + (thread + 1);
+    }
+
+    /** The name of the client in {@code client} slot: its letter. */
+    static String clientName(int client) {
+        return String.valueOf((char) ('A' + client));
     }
 
     @Override
     public String toString() {
         String sideNote = side == Side.READ ? " read" : "";
         String faultNote = fault == WireFault.NONE ? "" : " [" + fault.name().toLowerCase().replace('_', ' ') + "]";
-        String clientName = String.valueOf((char) ('A' + client));
+        String clientName = clientName(client);
         return switch (kind) {
             case LOCK -> owner() + sideNote + " lock()" + faultNote;
             case TRY_LOCK -> owner() + sideNote + " tryLock()" + faultNote;

@@ -15,18 +15,18 @@ import java.util.Random;
  */
 final class StepDraw {
 
-    private final ModelRun.Setup setup;
+    private final ModelSetup setup;
     private final Random random;
     /** Shadow holds per owner, [client][thread][side]. */
-    private final int[][][] holds = new int[ModelRun.CLIENTS][ModelRun.THREADS][2];
+    private final int[][][] holds = new int[ModelSetup.CLIENTS][ModelSetup.THREADS][2];
 
-    private StepDraw(ModelRun.Setup setup, long seed) {
+    private StepDraw(ModelSetup setup, long seed) {
         this.setup = setup;
         this.random = new Random(seed);
     }
 
     /** {@code count} steps drawn from {@code seed} for a lock set up as {@code setup}. */
-    static List<Step> draw(ModelRun.Setup setup, long seed, int count) {
+    static List<Step> draw(ModelSetup setup, long seed, int count) {
         StepDraw draw = new StepDraw(setup, seed);
         List<Step> steps = new ArrayList<>();
         for (int i = 0; i < count; i++) {
@@ -36,8 +36,8 @@ final class StepDraw {
     }
 
     private Step next() {
-        int client = random.nextInt(ModelRun.CLIENTS);
-        int thread = random.nextInt(ModelRun.THREADS);
+        int client = random.nextInt(ModelSetup.CLIENTS);
+        int thread = random.nextInt(ModelSetup.THREADS);
         Side side = setup.readWrite() && random.nextInt(5) < 2 ? Side.READ : Side.WRITE;
         int roll = random.nextInt(100);
         if (roll < 33) {
@@ -113,7 +113,7 @@ final class StepDraw {
             // A blip while a holder re-enters with time to retry: its first attempt fails, the retry must not wait on itself.
             fault = WireFault.BLIP;
             kind = Kind.TRY_LOCK_WAIT;
-            millis = ModelRun.BLIP.toMillis() + 600;
+            millis = ModelSetup.BLIP.toMillis() + 600;
         }
         if (shadowFree(client, thread, side)) {
             holds[client][thread][side.ordinal()]++;
@@ -123,8 +123,8 @@ final class StepDraw {
 
     private Step unlock(int client, int thread, Side side) {
         if (random.nextInt(100) < 85) {
-            for (int c = 0; c < ModelRun.CLIENTS; c++) {
-                for (int t = 0; t < ModelRun.THREADS; t++) {
+            for (int c = 0; c < ModelSetup.CLIENTS; c++) {
+                for (int t = 0; t < ModelSetup.THREADS; t++) {
                     for (Side s : Side.values()) {
                         if (holds[c][t][s.ordinal()] > 0 && random.nextBoolean()) {
                             client = c;
@@ -152,8 +152,8 @@ final class StepDraw {
 
     /** Whether the shadow lets {@code side} be granted to this owner now. */
     private boolean shadowFree(int client, int thread, Side side) {
-        for (int c = 0; c < ModelRun.CLIENTS; c++) {
-            for (int t = 0; t < ModelRun.THREADS; t++) {
+        for (int c = 0; c < ModelSetup.CLIENTS; c++) {
+            for (int t = 0; t < ModelSetup.THREADS; t++) {
                 if (c == client && t == thread) {
                     continue;
                 }
@@ -167,11 +167,11 @@ final class StepDraw {
     }
 
     private void clearClient(int client) {
-        holds[client] = new int[ModelRun.THREADS][2];
+        holds[client] = new int[ModelSetup.THREADS][2];
     }
 
     private void clearAll() {
-        for (int c = 0; c < ModelRun.CLIENTS; c++) {
+        for (int c = 0; c < ModelSetup.CLIENTS; c++) {
             clearClient(c);
         }
     }

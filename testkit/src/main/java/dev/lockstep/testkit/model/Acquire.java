@@ -1,0 +1,134 @@
+package dev.lockstep.testkit.model;
+
+import dev.lockstep.DistLock;
+import dev.lockstep.Guarantee;
+import dev.lockstep.testkit.history.History.Kind;
+import dev.lockstep.testkit.model.OwnerThreads.Hung;
+import dev.lockstep.testkit.model.Step.WireFault;
+import java.time.Duration;
+import java.util.Optional;
+import java.util.concurrent.Callable;
+import java.util.concurrent.Future;
+
+/**
+ * The owners' lock calls: each runs on its owner's thread, under its wire fault, and hands its
+ * outcome (granted, refused, or thrown with the outcome unknown) to the {@link ReferenceModel}, with
+ * what the call itself must have done: return in time, and not refuse a re-entry while Redis answers.
+ */
+final class Acquire {
+
+    private Acquire() {
+    }
+
+    /** A lock call: its step, when it began, and whether it re-enters or waits for another owner's hold. */
+    record Attempt(Step step, long start, boolean reentry, boolean blockedByOther) {
+    }
+
+    /** Plays a lock call (lock, tryLock in its forms, an interrupted lockInterruptibly) and judges its outcome. */
+    static Optional<Violation> acquire(RunContext run, Step step, String actor) {
+        int c = step.client();
+        int t = step.thread();
+        ReferenceModel model = run.model();
+        boolean blockedByOther = model.otherHolder(c, t, step.side()).isPresent();
+        Callable<Object> body = body(run, step, blockedByOther);
+        Attempt attempt = new Attempt(step, System.nanoTime(), reentry(model.owner(c, t, step.side())), blockedByOther);
+        Object outcome = step.kind() == Step.Kind.INTERRUPT ? OwnerCalls.interrupted(run, c, t, step.millis(), body)
+                : OwnerCalls.underFault(run, step, body);
+        return outcome(run, attempt, actor, outcome);
+    }
+
+    /** Starts {@code step}'s {@code tryLock(wait)} on its owner's thread without waiting for it. */
+    static Future<?> contend(RunContext run, Step step) {
+        return run.threads().submit(step.client(), step.thread(), body(run, step, false));
+    }
+
+    /** {@code step}'s attempt, starting now: what the model knew of its owner when it began. */
+    static Attempt attempt(RunContext run, Step step) {
+        return new Attempt(step, System.nanoTime(), reentry(run.model().owner(step.client(), step.thread(),
+                step.side())), false);
+    }
+
+    private static boolean reentry(OwnerModel owner) {
+        return owner.surelyHolds() && owner.shakenUntil <= System.nanoTime() && !owner.beliefUnknown;
+    }
+
+    /** The call {@code step} makes on its owner's lock. */
+    private static Callable<Object> body(RunContext run, Step step, boolean blockedByOther) {
+        DistLock lock = run.lock(step.client(), step.side());
+        return switch (step.kind()) {
+            // lock() would wait for a holder that never unlocks (the steps run one at a time): bounded instead.
+            case LOCK -> blockedByOther ? () -> lock.tryLock(Duration.ofMillis(step.millis()), null) : () -> {
+                lock.lock();
+                return true;
+            };
+            case TRY_LOCK -> lock::tryLock;
+            case TRY_LOCK_WAIT, CONTEND -> () -> lock.tryLock(Duration.ofMillis(step.millis()), null);
+            case TRY_LOCK_LEASE -> () -> lock.tryLock(Duration.ZERO, Duration.ofMillis(step.millis()));
+            default -> () -> {
+                lock.lockInterruptibly();
+                return true;
+            };
+        };
+    }
+
+    /** Hands the outcome of {@code attempt} to the model, with what the call itself must have done. */
+    static Optional<Violation> outcome(RunContext run, Attempt attempt, String actor, Object outcome) {
+        Step step = attempt.step();
+        int c = step.client();
+        int t = step.thread();
+        ReferenceModel model = run.model();
+        OwnerModel owner = model.owner(c, t, step.side());
+        owner.inFlight = false;
+        owner.refusedUnderFault = Boolean.FALSE.equals(outcome) && step.fault() != WireFault.NONE ? step : null;
+        Duration lease = step.kind() == Step.Kind.TRY_LOCK_LEASE ? Duration.ofMillis(step.millis()) : null;
+        if (outcome instanceof Hung hung) {
+            return Optional.of(new Violation("hung", step + " did not return within " + hung.deadline().toMillis()
+                    + " ms" + (attempt.reentry() ? " although the thread holds the lock" : "")));
+        }
+        String what = step + (step.kind() == Step.Kind.LOCK && attempt.blockedByOther()
+                ? " (another holds it: waits " + step.millis() + " ms)" : "");
+        if (Boolean.TRUE.equals(outcome) && owner.lostAt > attempt.start()) {
+            // Granted while waiting in the background, then lost to a forceUnlock, a stall or a close that came after.
+            owner.granted(attempt.start());
+            model.lost(c, t, step.side(), owner.lostAt, model.leaseNanos());
+            owner.beliefUnknown = true;
+            run.log().note(actor, Kind.NOTE, step + " -> granted, and lost since");
+            return Optional.empty();
+        }
+        if (Boolean.TRUE.equals(outcome)) {
+            owner.mixedLease |= owner.fixedLeaseEnd > 0 && lease == null;
+            owner.granted(attempt.start());
+            if (lease != null && owner.settled() == 1) {
+                owner.fixedLeaseEnd = attempt.start() + lease.toNanos();
+            }
+            int count = run.holdCount(c, t, step.side());
+            run.log().history().acquired(actor, attempt.start() - System.nanoTime() + run.log().history().now(), lease, count,
+                    what);
+            run.log().note(actor, Kind.NOTE, what + " -> granted, holdCount " + count);
+            return model.settle(c, t, step.side(), count, false, System.nanoTime());
+        }
+        if (Boolean.FALSE.equals(outcome) || outcome instanceof InterruptedException
+                || outcome instanceof IllegalMonitorStateException) {
+            run.log().note(actor, Kind.DENIED, what + " -> " + OwnerCalls.describe(outcome));
+            boolean blipEnded = step.fault() == WireFault.BLIP && step.millis() >= ModelSetup.BLIP.toMillis() + 500;
+            // A hold lost during the call (its loss signalled meanwhile) is no re-entry any more.
+            if (Boolean.FALSE.equals(outcome) && attempt.reentry() && owner.surelyHolds()
+                    && run.setup().claims().contains(Guarantee.REENTRANT)
+                    && (step.fault() == WireFault.NONE || blipEnded)) {
+                return Optional.of(new Violation("re-entry-refused", step + " returned false although the thread holds "
+                        + owner + " and Redis " + (blipEnded ? "answered again " + (step.millis()
+                        - ModelSetup.BLIP.toMillis()) + " ms before the wait ended" : "answered")));
+            }
+            Optional<Violation> settled = model.settle(c, t, step.side(), run.holdCount(c, t, step.side()), false,
+                    System.nanoTime());
+            if (owner.refusedUnderFault != null) {
+                // "Refused" is the lock's guess when its replies were lost: Redis may have granted it all the same.
+                model.unheardGrant(c, t, step.side(), System.nanoTime());
+            }
+            return settled;
+        }
+        run.log().note(actor, Kind.NOTE, what + " -> threw, outcome unknown: " + OwnerCalls.describe(outcome));
+        owner.maybeGranted();
+        return Optional.empty();
+    }
+}

@@ -1,0 +1,63 @@
+package dev.lockstep.testkit.model;
+
+import dev.lockstep.DistLock;
+import dev.lockstep.testkit.model.Step.Side;
+import dev.lockstep.testkit.scenario.ScenarioContext;
+import java.util.Optional;
+
+/**
+ * The check after every step: judges the background calls that returned, lets fixed leases run
+ * out and loss signals arrive in the model, asks every owner's lock what it believes, reads Redis,
+ * and holds all of it to the {@link ModelRules}.
+ */
+final class StepCheck {
+
+    private final RunContext run;
+    private final ScenarioContext context;
+    private final BackgroundCalls background;
+    private final ModelRules rules;
+
+    /** The check of {@code run} on {@code context}'s nodes, whose owners may be inside {@code background} calls. */
+    StepCheck(RunContext run, ScenarioContext context, BackgroundCalls background) {
+        this.run = run;
+        this.context = context;
+        this.background = background;
+        this.rules = new ModelRules(run.setup(), run.model());
+    }
+
+    /** The first rule broken now, if any. */
+    Optional<Violation> check() {
+        for (int c = 0; c < ModelSetup.CLIENTS; c++) {
+            for (int t = 0; t < ModelSetup.THREADS; t++) {
+                Optional<Violation> waited = background.returned(c, t) ? background.resolve(c, t) : Optional.empty();
+                if (waited.isPresent()) {
+                    return waited;
+                }
+            }
+        }
+        ReferenceModel model = run.model();
+        long now = System.nanoTime();
+        model.advance(now);
+        run.clients().drainTold(model);
+        int[][][] beliefs = new int[ModelSetup.CLIENTS][ModelSetup.THREADS][2];
+        boolean[][][] held = new boolean[ModelSetup.CLIENTS][ModelSetup.THREADS][2];
+        for (int c = 0; c < ModelSetup.CLIENTS; c++) {
+            for (int t = 0; t < ModelSetup.THREADS; t++) {
+                for (Side side : model.sides()) {
+                    if (background.waiting(c, t)) {
+                        // Its thread is inside a lock call: what it believes is known when the call ends.
+                        beliefs[c][t][side.ordinal()] = -1;
+                        continue;
+                    }
+                    DistLock lock = run.lock(c, side);
+                    Object count = run.call(c, t, lock::holdCount);
+                    Object isHeld = run.call(c, t, lock::isHeldByCurrentThread);
+                    beliefs[c][t][side.ordinal()] = count instanceof Integer n ? n : -1;
+                    held[c][t][side.ordinal()] = Boolean.TRUE.equals(isHeld);
+                }
+            }
+        }
+        RedisView redis = RedisView.read(context.nodes(), ModelSetup.LOCK);
+        return rules.check(System.nanoTime(), beliefs, held, redis).stream().findFirst();
+    }
+}
