@@ -1,23 +1,13 @@
 package dev.lockstep.testkit.client;
 
 import dev.lockstep.LockOptions;
-import dev.lockstep.testkit.fault.Signals;
 import dev.lockstep.testkit.fixture.ServerSecurity;
 import dev.lockstep.testkit.fixture.TestCertificates;
 import dev.lockstep.testkit.history.History.Kind;
 import dev.lockstep.testkit.history.History;
 import dev.lockstep.testkit.resource.StockTable;
 import dev.lockstep.testkit.stage.Stage;
-import java.io.BufferedReader;
-import java.io.IOException;
-import java.io.InputStreamReader;
-import java.io.OutputStreamWriter;
-import java.io.UncheckedIOException;
-import java.io.Writer;
-import java.nio.charset.StandardCharsets;
-import java.nio.file.Path;
 import java.time.Duration;
-import java.util.ArrayList;
 import java.util.List;
 import java.util.concurrent.BlockingQueue;
 import java.util.concurrent.LinkedBlockingQueue;
@@ -36,9 +26,8 @@ public final class ClientProcess implements AutoCloseable {
     private final String name;
     private final History history;
     private final Duration defaultLease;
-    private final Process process;
-    private final Writer commands;
     private final BlockingQueue<String> replies = new LinkedBlockingQueue<>();
+    private final ChildJvm jvm;
 
     /** Starts the child JVM of client {@code name} on {@code stage}, recording into {@code history}; returns once it is ready. */
     public ClientProcess(String name, Stage stage, List<HostAndPort> nodes, ServerSecurity security, LockOptions options,
@@ -46,26 +35,13 @@ public final class ClientProcess implements AutoCloseable {
         this.name = name;
         this.history = history;
         this.defaultLease = options.lease();
-        Path java = Path.of(System.getProperty("java.home"), "bin", "java");
-        List<String> command = new ArrayList<>(List.of(java.toString(),
-                "-XX:TieredStopAtLevel=1", "-Xshare:auto", "-Xmx64m",
-                "-cp", System.getProperty("java.class.path")));
-        if (security == ServerSecurity.TLS) {
-            // The child trusts the certificate this JVM made, instead of making its own.
-            command.add("-D" + TestCertificates.DIR_PROPERTY + "=" + TestCertificates.get().dir());
-        }
-        command.addAll(List.of(ClientMain.class.getName(), stage.locksClass().getName(),
+        // The child trusts the certificate this JVM made, instead of making its own.
+        List<String> properties = security == ServerSecurity.TLS
+                ? List.of("-D" + TestCertificates.DIR_PROPERTY + "=" + TestCertificates.get().dir()) : List.of();
+        jvm = new ChildJvm("client " + name, ClientMain.class, 64, properties, List.of(stage.locksClass().getName(),
                 Long.toString(options.lease().toMillis()), Long.toString(options.spinInterval().toMillis()),
-                nodes.stream().map(HostAndPort::toString).collect(Collectors.joining(",")), security.name()));
-        try {
-            process = new ProcessBuilder(command).redirectError(ProcessBuilder.Redirect.DISCARD).start();
-        } catch (IOException e) {
-            throw new UncheckedIOException("cannot start a client JVM", e);
-        }
-        commands = new OutputStreamWriter(process.getOutputStream(), StandardCharsets.UTF_8);
-        Thread reader = new Thread(this::readReplies, "lockstep-client-" + name);
-        reader.setDaemon(true);
-        reader.start();
+                nodes.stream().map(HostAndPort::toString).collect(Collectors.joining(",")), security.name()),
+                ClientMain.REPLY, "lockstep-client-" + name, replies::add);
         expect("ready", STARTUP);
     }
 
@@ -74,7 +50,7 @@ public final class ClientProcess implements AutoCloseable {
         long start = history.now();
         send("lock " + lockName + " " + (lease == null ? "default" : Long.toString(lease.toMillis())));
         expect("acquired", wait);
-        history.acquired(name, start, lease == null ? defaultLease : lease, 1, "locked in its own JVM (pid " + process.pid() + ")");
+        history.acquired(name, start, lease == null ? defaultLease : lease, 1, "locked in its own JVM (pid " + jvm.pid() + ")");
     }
 
     /**
@@ -83,7 +59,7 @@ public final class ClientProcess implements AutoCloseable {
      */
     public void requestLock(String lockName) {
         send("lock " + lockName + " default");
-        history.record(name, Kind.NOTE, "asks for the lock in its own JVM (pid " + process.pid() + ")");
+        history.record(name, Kind.NOTE, "asks for the lock in its own JVM (pid " + jvm.pid() + ")");
     }
 
     /** Unlocks {@code lockName} in the child JVM; true when the stage accepted, false when it refused. */
@@ -147,39 +123,29 @@ public final class ClientProcess implements AutoCloseable {
 
     /** SIGSTOP: a stop-the-world pause; the holder's threads, timers and sockets all freeze. */
     public void pause() {
-        Signals.stop(process);
+        jvm.pause();
         history.record(name, Kind.FAULT, "paused (SIGSTOP)");
     }
 
     /** SIGCONT after {@link #pause()}: the holder carries on as if no time had passed. */
     public void resume() {
-        Signals.resume(process);
+        jvm.resume();
         history.record(name, Kind.FAULT, "resumed (SIGCONT)");
     }
 
     /** SIGKILL: the holder dies mid-work, with no chance to unlock. */
     public void kill() {
-        process.destroyForcibly();
-        try {
-            process.waitFor(10, TimeUnit.SECONDS);
-        } catch (InterruptedException e) {
-            Thread.currentThread().interrupt();
-        }
+        jvm.kill();
         history.record(name, Kind.CRASH, "killed (SIGKILL)");
     }
 
     @Override
     public void close() {
-        process.destroyForcibly();
+        jvm.close();
     }
 
     private void send(String line) {
-        try {
-            commands.write(line + "\n");
-            commands.flush();
-        } catch (IOException e) {
-            throw new UncheckedIOException("client " + name + " is gone", e);
-        }
+        jvm.send(line);
     }
 
     private void expect(String expected, Duration within) {
@@ -199,19 +165,6 @@ public final class ClientProcess implements AutoCloseable {
         } catch (InterruptedException e) {
             Thread.currentThread().interrupt();
             throw new IllegalStateException("interrupted while waiting for client " + name, e);
-        }
-    }
-
-    private void readReplies() {
-        try (BufferedReader out = new BufferedReader(
-                new InputStreamReader(process.getInputStream(), StandardCharsets.UTF_8))) {
-            for (String line = out.readLine(); line != null; line = out.readLine()) {
-                if (line.startsWith(ClientMain.REPLY)) {
-                    replies.add(line.substring(ClientMain.REPLY.length()));
-                }
-            }
-        } catch (IOException e) {
-            // The process died: the next expect() reports it.
         }
     }
 }

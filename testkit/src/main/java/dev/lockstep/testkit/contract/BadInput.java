@@ -40,7 +40,7 @@ public interface BadInput extends StageUnderTest {
         assertMessage(IllegalArgumentException.class, "lease", () -> lock.lock(Duration.ZERO));
         assertMessage(NullPointerException.class, "unit", () -> lock.tryLock(1, null));
         List<RedisClient> clients = nodes().stream().map(RedisNode::newClient).toList();
-        clients.forEach(this::closedAfterClass);
+        clients.forEach(this::closedAfterTest);
         assertMessage(NullPointerException.class, stage().multiNode() ? "nodes" : "redis",
                 () -> stage().open(stage().multiNode() ? null : Collections.singletonList(null), LockOptions.defaults()));
         assertMessage(NullPointerException.class, "options", () -> stage().open(clients, null));
@@ -100,10 +100,10 @@ public interface BadInput extends StageUnderTest {
     @Test
     default void theSameNodeClientTwiceIsRefused() {
         assumeTrue(stage().multiNode(), "a single-node stage takes one client");
-        RedisClient once = closedAfterClass(nodes().get(0).newClient());
+        RedisClient once = closedAfterTest(nodes().get(0).newClient());
         List<RedisClient> twice = new ArrayList<>(Collections.nCopies(2, once));
         for (int i = 2; i < nodes().size(); i++) {
-            twice.add(closedAfterClass(nodes().get(i).newClient()));
+            twice.add(closedAfterTest(nodes().get(i).newClient()));
         }
         assertMessage(IllegalArgumentException.class, "nodes", () -> stage().open(twice, LockOptions.defaults()));
     }

@@ -40,7 +40,8 @@ import static org.junit.jupiter.api.Assumptions.assumeTrue;
  * scenario, and a test that disturbs the whole JVM, run alone once the others are done ({@link
  * TimingSlots}). With {@code -Dlockstep.strict=true} every unclaimed scenario
  * fails, with its timeline as the message. The scoreboard is printed after the class and written
- * to {@code target/lockstep-scoreboard.md}.
+ * to {@code target/lockstep-scoreboard.md}. After each test, {@link LeakCheck} closes the clients
+ * it opened and fails it if it left a thread running.
  *
  * <p>The tests come in parts by concern, each an interface of default test methods on what this
  * class provides ({@link StageUnderTest}): {@link ScenarioPlays}, {@link BasicBehaviour}, {@link
@@ -48,7 +49,7 @@ import static org.junit.jupiter.api.Assumptions.assumeTrue;
  */
 @TestInstance(TestInstance.Lifecycle.PER_CLASS)
 @Execution(ExecutionMode.CONCURRENT)
-@ExtendWith(TimingSlots.class)
+@ExtendWith({TimingSlots.class, LeakCheck.class})
 public abstract class LockContract
         implements ScenarioPlays, BasicBehaviour, BadInput, ClosedClients, ServerFaults, CallFaults {
 
@@ -58,7 +59,7 @@ public abstract class LockContract
     private ServerSecurity security = ServerSecurity.NONE;
     private RedisFixture fixture;
     private List<RedisNode> nodes;
-    /** What the tests opened, closed after the class; the tests run concurrently, so they add to it at once. */
+    /** What was opened outside any test, closed after the class; tests running concurrently may add to it at once. */
     private final List<AutoCloseable> opened = Collections.synchronizedList(new ArrayList<>());
 
     @BeforeAll
@@ -83,6 +84,7 @@ public abstract class LockContract
         System.out.println("lockstep: " + stage + " on " + fixture.description());
     }
 
+    /** Prints the scoreboard; then no thread may be left that {@link LeakCheck} could not pin on one test. */
     @AfterAll
     void printScoreboardAndCheckForLeaks() throws InterruptedException {
         closeAll();
@@ -94,18 +96,18 @@ public abstract class LockContract
         String suffix = security == ServerSecurity.NONE ? "" : "-" + security.name().toLowerCase(Locale.ROOT);
         System.out.println("\nlockstep scoreboard" + suffix.replace('-', ' ') + "\n\n" + table);
         scoreboard.write(Path.of("target", "lockstep-scoreboard" + suffix + ".md"));
-        assertNoLockstepThreadsLeft();
+        assertNoLockstepThreadsLeft(getClass().getSimpleName());
     }
 
     /** Every scenario, client and fault closed what it started: no testkit or stage thread may outlive them. */
-    private static void assertNoLockstepThreadsLeft() throws InterruptedException {
+    private static void assertNoLockstepThreadsLeft(String testClass) throws InterruptedException {
         long deadline = System.nanoTime() + BOUNDED.toNanos();
         List<String> left = Threads.named("lockstep-");
         while (!left.isEmpty() && System.nanoTime() < deadline) {
             Thread.sleep(50);
             left = Threads.named("lockstep-");
         }
-        assertTrue(left.isEmpty(), "threads leaked: " + left);
+        assertTrue(left.isEmpty(), testClass + " left threads running after its tests: " + left);
     }
 
     @Override
@@ -149,15 +151,15 @@ public abstract class LockContract
 
     @Override
     public Locks openOn(List<RedisClient> clients, LockOptions options) {
-        opened.addAll(clients);
-        Locks locks = stage.open(clients, options);
-        opened.add(0, locks);
-        return locks;
+        clients.forEach(this::closedAfterTest);
+        return closedAfterTest(stage.open(clients, options));
     }
 
     @Override
-    public <T extends AutoCloseable> T closedAfterClass(T resource) {
-        opened.add(resource);
+    public <T extends AutoCloseable> T closedAfterTest(T resource) {
+        if (!LeakCheck.closeAfterTest(resource)) {
+            opened.add(0, resource);
+        }
         return resource;
     }
 

@@ -16,7 +16,7 @@ import redis.clients.jedis.RedisClient;
 
 /**
  * What each part of the contract gets from {@link LockContract}: the stage and its claims, the
- * servers it runs on, and clients that are closed for the test (before their connections).
+ * servers it runs on, and clients that are closed after the test (before their connections).
  */
 public interface StageUnderTest {
 
@@ -70,9 +70,9 @@ public interface StageUnderTest {
                 options);
     }
 
-    /** A client of the stage over {@code clients}; both are closed for the test, the client first. */
+    /** A client of the stage over {@code clients}; both are closed after the test, the client first. */
     Locks openOn(List<RedisClient> clients, LockOptions options);
 
-    /** Closes {@code resource} for the test, after the clients; returns it. */
-    <T extends AutoCloseable> T closedAfterClass(T resource);
+    /** Closes {@code resource} after the test, newest first (after the class, if no test runs on this thread); returns it. */
+    <T extends AutoCloseable> T closedAfterTest(T resource);
 }

@@ -25,10 +25,14 @@ public final class TimingSlots implements InvocationInterceptor {
         inSlot(invocation, test);
     }
 
-    private static void inSlot(Invocation<Void> invocation, ReflectiveInvocationContext<Method> test) throws Throwable {
-        boolean alone = test.getExecutable().isAnnotationPresent(PlaysAlone.class)
+    /** Whether {@code test} runs alone: marked {@link PlaysAlone}, or playing a timed scenario. */
+    static boolean alone(ReflectiveInvocationContext<Method> test) {
+        return test.getExecutable().isAnnotationPresent(PlaysAlone.class)
                 || test.getArguments().stream().anyMatch(argument -> argument instanceof Scenario scenario && scenario.timed());
-        try (TimingSlot.Hold slot = TimingSlot.take(alone)) {
+    }
+
+    private static void inSlot(Invocation<Void> invocation, ReflectiveInvocationContext<Method> test) throws Throwable {
+        try (TimingSlot.Hold slot = TimingSlot.take(alone(test))) {
             invocation.proceed();
         }
     }

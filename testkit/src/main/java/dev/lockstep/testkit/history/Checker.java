@@ -16,8 +16,25 @@ public final class Checker {
     private Checker() {
     }
 
-    /** A critical section of one actor, from enter to exit (or to the end of the history, if it never left). */
-    public record Section(String actor, long from, long to) {
+    /**
+     * A critical section of one actor, from enter to exit (or to the end of the history, if it never left).
+     *
+     * @param actor who was inside
+     * @param from  when it entered
+     * @param to    when it left
+     * @param note  why the section counts, when that needs saying (empty for a plain one)
+     */
+    public record Section(String actor, long from, long to, String note) {
+
+        /** A plain section. */
+        public Section(String actor, long from, long to) {
+            this(actor, from, to, "");
+        }
+
+        /** The actor, and the note if there is one. */
+        public String label() {
+            return note.isEmpty() ? actor : actor + " " + note;
+        }
     }
 
     /** Two actors inside the critical section at once: mutual exclusion broken. */
@@ -105,7 +122,11 @@ public final class Checker {
 
     /** Pairs of critical sections of different actors that overlap in time. */
     public static List<Overlap> overlaps(History history) {
-        List<Section> sections = sections(history);
+        return overlaps(sections(history));
+    }
+
+    /** Pairs of {@code sections} of different actors that overlap in time, in the order of the list: mutual exclusion broken. */
+    public static List<Overlap> overlaps(List<Section> sections) {
         List<Overlap> overlaps = new ArrayList<>();
         for (int i = 0; i < sections.size(); i++) {
             for (int j = i + 1; j < sections.size(); j++) {

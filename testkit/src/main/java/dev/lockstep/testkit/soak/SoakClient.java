@@ -1,17 +1,9 @@
 package dev.lockstep.testkit.soak;
 
+import dev.lockstep.testkit.client.ChildJvm;
 import dev.lockstep.testkit.fault.FaultyLink;
-import dev.lockstep.testkit.fault.Signals;
 import dev.lockstep.testkit.fixture.RedisNode;
 import dev.lockstep.testkit.stage.Stage;
-import java.io.BufferedReader;
-import java.io.IOException;
-import java.io.InputStreamReader;
-import java.io.OutputStreamWriter;
-import java.io.UncheckedIOException;
-import java.io.Writer;
-import java.nio.charset.StandardCharsets;
-import java.nio.file.Path;
 import java.time.Duration;
 import java.util.List;
 import java.util.concurrent.CountDownLatch;
@@ -37,8 +29,7 @@ final class SoakClient implements AutoCloseable {
     private final Consumer<SoakEvent> events;
     private int generation;
     private long seed;
-    private Process process;
-    private Writer commands;
+    private ChildJvm jvm;
     private CountDownLatch stopped;
 
     SoakClient(String name, Stage stage, Duration lease, int threads, List<String> lockNames, List<RedisNode> nodes,
@@ -66,12 +57,7 @@ final class SoakClient implements AutoCloseable {
 
     /** SIGKILL: every hold of this client is abandoned mid-work. Then a fresh JVM takes its place. */
     void crashAndRestart() {
-        process.destroyForcibly();
-        try {
-            process.waitFor(10, TimeUnit.SECONDS);
-        } catch (InterruptedException e) {
-            Thread.currentThread().interrupt();
-        }
+        jvm.kill();
         events.accept(new SoakEvent(System.nanoTime(), System.nanoTime(), current(), SoakEvent.Kind.CRASHED, "-",
                 "killed (SIGKILL)"));
         generation++;
@@ -81,17 +67,17 @@ final class SoakClient implements AutoCloseable {
 
     /** SIGSTOP: a stop-the-world pause of the whole client. */
     void pause() {
-        Signals.stop(process);
+        jvm.pause();
     }
 
     /** SIGCONT after {@link #pause()}. */
     void resume() {
-        Signals.resume(process);
+        jvm.resume();
     }
 
     /** Asks the workers to finish, unlock and end; waits until they did. */
     void stop(Duration within) throws InterruptedException {
-        send("stop");
+        jvm.send("stop");
         if (!stopped.await(within.toMillis(), TimeUnit.MILLISECONDS)) {
             throw new IllegalStateException("soak client " + current() + " did not stop within " + within);
         }
@@ -99,32 +85,21 @@ final class SoakClient implements AutoCloseable {
 
     @Override
     public void close() {
-        if (process != null) {
-            process.destroyForcibly();
+        if (jvm != null) {
+            jvm.close();
         }
         links.forEach(FaultyLink::close);
     }
 
     private void start() {
-        Path java = Path.of(System.getProperty("java.home"), "bin", "java");
-        List<String> command = List.of(java.toString(), "-XX:TieredStopAtLevel=1", "-Xshare:auto", "-Xmx96m",
-                "-cp", System.getProperty("java.class.path"), SoakWorkerMain.class.getName(),
-                stage.locksClass().getName(), Long.toString(lease.toMillis()),
-                links.stream().map(link -> link.address().toString()).collect(Collectors.joining(",")),
-                current(), Integer.toString(threads), String.join(",", lockNames), Long.toString(seed));
-        try {
-            process = new ProcessBuilder(command).redirectError(ProcessBuilder.Redirect.DISCARD).start();
-        } catch (IOException e) {
-            throw new UncheckedIOException("cannot start a soak client JVM", e);
-        }
-        commands = new OutputStreamWriter(process.getOutputStream(), StandardCharsets.UTF_8);
         CountDownLatch ready = new CountDownLatch(1);
         CountDownLatch done = new CountDownLatch(1);
         stopped = done;
-        Process started = process;
-        Thread reader = new Thread(() -> read(started, ready, done), "lockstep-soak-" + current());
-        reader.setDaemon(true);
-        reader.start();
+        jvm = new ChildJvm("soak client " + current(), SoakWorkerMain.class, 96, List.of(), List.of(
+                stage.locksClass().getName(), Long.toString(lease.toMillis()),
+                links.stream().map(link -> link.address().toString()).collect(Collectors.joining(",")),
+                current(), Integer.toString(threads), String.join(",", lockNames), Long.toString(seed)),
+                SoakEvent.PREFIX, "lockstep-soak-" + current(), line -> take(SoakEvent.parse(line), ready, done));
         try {
             if (!ready.await(STARTUP.toMillis(), TimeUnit.MILLISECONDS)) {
                 throw new IllegalStateException("soak client " + current() + " did not start within " + STARTUP);
@@ -135,30 +110,11 @@ final class SoakClient implements AutoCloseable {
         }
     }
 
-    private void read(Process from, CountDownLatch ready, CountDownLatch done) {
-        try (BufferedReader out = new BufferedReader(new InputStreamReader(from.getInputStream(), StandardCharsets.UTF_8))) {
-            for (String line = out.readLine(); line != null; line = out.readLine()) {
-                SoakEvent event = SoakEvent.parse(line);
-                if (event == null) {
-                    continue;
-                }
-                switch (event.kind()) {
-                    case READY -> ready.countDown();
-                    case STOPPED -> done.countDown();
-                    default -> events.accept(event);
-                }
-            }
-        } catch (IOException e) {
-            // The JVM died: a crash, recorded by whoever killed it.
-        }
-    }
-
-    private void send(String line) {
-        try {
-            commands.write(line + "\n");
-            commands.flush();
-        } catch (IOException e) {
-            throw new UncheckedIOException("soak client " + current() + " is gone", e);
+    private void take(SoakEvent event, CountDownLatch ready, CountDownLatch done) {
+        switch (event.kind()) {
+            case READY -> ready.countDown();
+            case STOPPED -> done.countDown();
+            default -> events.accept(event);
         }
     }
 }

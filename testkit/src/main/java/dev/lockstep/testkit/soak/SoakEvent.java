@@ -43,12 +43,9 @@ record SoakEvent(long at, long since, String actor, Kind kind, String lock, Stri
         }
     }
 
-    /** Reads a line {@link #print} wrote, or null for any other line. */
+    /** Reads a line {@link #print} wrote, without its {@link #PREFIX}. */
     static SoakEvent parse(String line) {
-        if (!line.startsWith(PREFIX)) {
-            return null;
-        }
-        String[] words = line.substring(PREFIX.length()).split(" ", 6);
+        String[] words = line.split(" ", 6);
         return new SoakEvent(Long.parseLong(words[0]), Long.parseLong(words[1]), words[2], Kind.valueOf(words[3]),
                 words[4], words.length > 5 ? words[5] : "");
     }

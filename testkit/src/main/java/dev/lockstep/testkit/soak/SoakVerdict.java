@@ -1,5 +1,7 @@
 package dev.lockstep.testkit.soak;
 
+import dev.lockstep.testkit.history.Checker;
+import dev.lockstep.testkit.history.Checker.Section;
 import dev.lockstep.testkit.soak.SoakEvent.Kind;
 import dev.lockstep.testkit.stage.Stage;
 import java.util.ArrayList;
@@ -107,9 +109,9 @@ public record SoakVerdict(Stage stage, Soak.Settings settings, Map<Fault, Intege
      */
     private static List<String> overlaps(String lock, List<SoakEvent> onLock, List<SoakEvent> crashes, long lease) {
         // asked: when the worker's lock call began; its script ran between then and the grant's reply.
-        record Section(String actor, long asked, long from, long to) {
+        record Hold(Section section, long asked) {
         }
-        List<Section> sections = new ArrayList<>();
+        List<Hold> holds = new ArrayList<>();
         Map<String, Long> open = new HashMap<>();
         Map<String, Long> asked = new HashMap<>();
         for (SoakEvent e : onLock) {
@@ -119,46 +121,41 @@ public record SoakVerdict(Stage stage, Soak.Settings settings, Map<Fault, Intege
                 open.put(e.actor(), e.at());
             } else if (e.kind() == Kind.EXIT && open.containsKey(e.actor())) {
                 long from = open.remove(e.actor());
-                sections.add(new Section(e.actor(), asked.getOrDefault(e.actor(), from), from, e.at()));
+                holds.add(new Hold(new Section(e.actor(), from, e.at()), asked.getOrDefault(e.actor(), from)));
             }
         }
         open.forEach((actor, from) -> {
             long crashedAt = crashes.stream().filter(c -> actor.startsWith(c.actor() + "/") && c.at() > from)
                     .mapToLong(SoakEvent::at).min().orElse(Long.MAX_VALUE);
-            sections.add(new Section(actor, asked.getOrDefault(actor, from), from, crashedAt));
+            holds.add(new Hold(new Section(actor, from, crashedAt), asked.getOrDefault(actor, from)));
         });
         for (SoakEvent forced : onLock) {
             if (forced.kind() != Kind.FORCED || forced.detail().equals(SoakEvent.NOTHING_FORCED)) {
                 continue;
             }
-            List<Section> cut = new ArrayList<>();
-            for (Section s : sections) {
-                if (s.asked() < forced.at() && s.to() > forced.since()) {
+            List<Hold> cut = new ArrayList<>();
+            for (Hold hold : holds) {
+                Section s = hold.section();
+                if (hold.asked() < forced.at() && s.to() > forced.since()) {
                     if (s.from() < forced.since()) {
-                        cut.add(new Section(s.actor(), s.asked(), s.from(), forced.since()));
+                        cut.add(new Hold(new Section(s.actor(), s.from(), forced.since(), s.note()), hold.asked()));
                     }
                     if (s.to() > forced.at() + lease) {
-                        cut.add(new Section(s.actor() + " (not told of " + forced.actor() + "'s forceUnlock)",
-                                s.asked(), Math.max(s.from(), forced.at() + lease), s.to()));
+                        cut.add(new Hold(new Section(s.actor(), Math.max(s.from(), forced.at() + lease), s.to(),
+                                (s.note().isEmpty() ? "" : s.note() + " ") + "(not told of " + forced.actor() + "'s forceUnlock)"),
+                                hold.asked()));
                     }
                 } else {
-                    cut.add(s);
+                    cut.add(hold);
                 }
             }
-            sections.clear();
-            sections.addAll(cut);
+            holds.clear();
+            holds.addAll(cut);
         }
-        sections.sort(Comparator.comparingLong(Section::from));
-        List<String> found = new ArrayList<>();
-        for (int i = 0; i < sections.size(); i++) {
-            for (int j = i + 1; j < sections.size() && sections.get(j).from() < sections.get(i).to(); j++) {
-                if (!sections.get(i).actor().split(" ")[0].equals(sections.get(j).actor().split(" ")[0])) {
-                    found.add(lock + ": " + sections.get(i).actor() + " and " + sections.get(j).actor()
-                            + " both inside for " + (sections.get(i).to() - sections.get(j).from()) / 1_000_000 + " ms");
-                }
-            }
-        }
-        return found;
+        List<Section> sections = holds.stream().map(Hold::section).sorted(Comparator.comparingLong(Section::from)).toList();
+        // The first's end less the second's start: how long they were both inside, or the first's tail past a second inside it.
+        return Checker.overlaps(sections).stream().map(o -> lock + ": " + o.first().label() + " and " + o.second().label()
+                + " both inside for " + (o.first().to() - o.second().from()) / 1_000_000 + " ms").toList();
     }
 
     /** For each release while another actor was waiting, the time until the next acquisition. */
