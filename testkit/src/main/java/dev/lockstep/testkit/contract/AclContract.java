@@ -8,11 +8,8 @@ import dev.lockstep.Locks;
 import dev.lockstep.ReadWriteDistLock;
 import dev.lockstep.RedisRefusedException;
 import dev.lockstep.testkit.client.LockThread;
-import dev.lockstep.testkit.client.Threads;
 import dev.lockstep.testkit.fixture.AclUser;
 import dev.lockstep.testkit.fixture.Await;
-import dev.lockstep.testkit.fixture.RedisFixture;
-import dev.lockstep.testkit.fixture.RedisNode;
 import dev.lockstep.testkit.stage.Stage;
 import java.nio.file.Path;
 import java.time.Duration;
@@ -28,9 +25,6 @@ import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.TestInstance;
 import org.junit.jupiter.params.ParameterizedTest;
 import org.junit.jupiter.params.provider.MethodSource;
-import redis.clients.jedis.Jedis;
-import redis.clients.jedis.RedisClient;
-import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertFalse;
 import static org.junit.jupiter.api.Assertions.assertInstanceOf;
 import static org.junit.jupiter.api.Assertions.assertNotNull;
@@ -58,9 +52,7 @@ public abstract class AclContract {
     private final String lockName;
     private final String removed;
     private final AclUser documented;
-    private RedisFixture fixture;
-    private List<RedisNode> nodes;
-    private final List<AutoCloseable> opened = new ArrayList<>();
+    private AclGround ground;
 
     /** The contract for stage {@code name} ({@code locks}), which must fail without its rule {@code removed}. */
     protected AclContract(String name, Class<? extends Locks> locks, String removed) {
@@ -77,33 +69,19 @@ public abstract class AclContract {
 
     @BeforeAll
     void start() {
-        fixture = RedisFixture.processes();
-        nodes = new ArrayList<>();
-        for (int i = 0; i < stage.nodeCount(); i++) {
-            nodes.add(fixture.start());
-        }
+        ground = new AclGround(stage);
         System.out.println("lockstep: " + stage + " under " + documented);
     }
 
     @AfterEach
     void closeClientsAndCheckNothingIsLeft() throws Exception {
-        for (int i = opened.size() - 1; i >= 0; i--) {
-            opened.get(i).close();
-        }
-        opened.clear();
-        for (RedisNode node : nodes) {
-            try (Jedis admin = node.admin()) {
-                List<String> left = admin.keys("*").stream().filter(key -> !key.startsWith(Stage.TOKEN_COUNTERS)).toList();
-                assertEquals(List.of(), left, "keys left on " + node.label() + " (token counters stay, on purpose)");
-            }
-        }
-        Await.until("the clients' threads end", LockThread.DEADLINE, () -> Threads.named("lockstep-").isEmpty());
+        ground.closeClientsAndCheckNothingIsLeft();
     }
 
     @AfterAll
     void stop() {
-        if (fixture != null) {
-            fixture.close();
+        if (ground != null) {
+            ground.close();
         }
     }
 
@@ -202,11 +180,7 @@ public abstract class AclContract {
             }
         } finally {
             // What is left ends with its TTL; the per-test check that nothing is left is for the calls that worked.
-            for (RedisNode node : nodes) {
-                try (Jedis admin = node.admin()) {
-                    admin.keys("*").stream().filter(key -> !key.startsWith(Stage.TOKEN_COUNTERS)).forEach(admin::del);
-                }
-            }
+            ground.deleteLockKeys();
         }
     }
 
@@ -230,13 +204,7 @@ public abstract class AclContract {
     }
 
     private void assertEveryKeyHasATtl(String after) {
-        for (RedisNode node : nodes) {
-            try (Jedis admin = node.admin()) {
-                List<String> forever = admin.keys("*").stream()
-                        .filter(key -> !key.startsWith(Stage.TOKEN_COUNTERS) && admin.pttl(key) == -1).toList();
-                assertEquals(List.of(), forever, "keys without a TTL on " + node.label() + " after " + after);
-            }
-        }
+        ground.assertEveryKeyHasATtl(after);
     }
 
     /** Takes the lock within {@code wait} and releases it: null when both worked, else the failure. */
@@ -257,15 +225,6 @@ public abstract class AclContract {
     }
 
     private Locks open(AclUser user, LockOptions options) {
-        List<RedisClient> clients = new ArrayList<>();
-        for (RedisNode node : nodes) {
-            user.createOn(node);
-            RedisClient client = user.clientOf(node);
-            opened.add(client);
-            clients.add(client);
-        }
-        Locks locks = stage.open(clients, options);
-        opened.add(locks);
-        return locks;
+        return ground.open(user, options);
     }
 }
