@@ -13,6 +13,7 @@ import dev.lockstep.testkit.history.Timeline;
 import dev.lockstep.testkit.scenario.Catalog;
 import dev.lockstep.testkit.scenario.Outcome;
 import dev.lockstep.testkit.stage.Stage;
+import dev.lockstep.testkit.stage.Stages;
 import java.util.List;
 import org.junit.jupiter.api.AfterAll;
 import org.junit.jupiter.api.BeforeAll;
