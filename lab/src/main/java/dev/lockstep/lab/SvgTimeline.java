@@ -1,16 +1,16 @@
 package dev.lockstep.lab;
 
+import dev.lockstep.testkit.history.Checker;
 import dev.lockstep.testkit.history.Checker.Intrusion;
 import dev.lockstep.testkit.history.Checker.Overlap;
 import dev.lockstep.testkit.history.Checker.Section;
-import dev.lockstep.testkit.history.Checker;
+import dev.lockstep.testkit.history.History;
 import dev.lockstep.testkit.history.History.Event;
 import dev.lockstep.testkit.history.History.Kind;
-import dev.lockstep.testkit.history.History;
+import dev.lockstep.testkit.history.KeyOwnership;
 import dev.lockstep.testkit.history.KeyOwnership.Deadline;
 import dev.lockstep.testkit.history.KeyOwnership.Hold;
 import dev.lockstep.testkit.history.KeyOwnership.Renewal;
-import dev.lockstep.testkit.history.KeyOwnership;
 import dev.lockstep.testkit.scenario.Outcome;
 import java.util.ArrayList;
 import java.util.HashMap;

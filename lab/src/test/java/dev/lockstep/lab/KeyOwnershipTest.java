@@ -7,8 +7,8 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import dev.lockstep.testkit.fixture.RedisFixture;
 import dev.lockstep.testkit.history.History.Kind;
-import dev.lockstep.testkit.history.KeyOwnership.Hold;
 import dev.lockstep.testkit.history.KeyOwnership;
+import dev.lockstep.testkit.history.KeyOwnership.Hold;
 import dev.lockstep.testkit.history.Timeline;
 import dev.lockstep.testkit.scenario.Catalog;
 import dev.lockstep.testkit.scenario.Outcome;
