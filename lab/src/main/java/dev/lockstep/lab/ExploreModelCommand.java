@@ -4,6 +4,7 @@ import dev.lockstep.testkit.fixture.RedisFixture;
 import dev.lockstep.testkit.model.ModelChecker;
 import dev.lockstep.testkit.model.ModelSetup;
 import dev.lockstep.testkit.stage.Stage;
+import dev.lockstep.testkit.stage.Stages;
 import java.io.IOException;
 import java.io.PrintWriter;
 import java.io.UncheckedIOException;
@@ -156,7 +157,7 @@ final class ExploreModelCommand implements Callable<Integer> {
         @Override
         public Stage convert(String name) {
             try {
-                return Stages.byName(SHORT.getOrDefault(name, name));
+                return Stages.named(SHORT.getOrDefault(name, name));
             } catch (IllegalArgumentException e) {
                 throw new TypeConversionException(e.getMessage());
             }

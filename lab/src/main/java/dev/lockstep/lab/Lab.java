@@ -1,14 +1,15 @@
 package dev.lockstep.lab;
 
 import dev.lockstep.testkit.scenario.Catalog;
+import dev.lockstep.testkit.stage.Stages;
 import java.nio.file.Path;
 import java.util.concurrent.Callable;
 import picocli.CommandLine;
 import picocli.CommandLine.Command;
+import picocli.CommandLine.Model.CommandSpec;
 import picocli.CommandLine.Option;
 import picocli.CommandLine.ScopeType;
 import picocli.CommandLine.Spec;
-import picocli.CommandLine.Model.CommandSpec;
 
 /** The main program: plays every scenario on every stage against real Redis and prints what happened. */
 @Command(name = "lab",

@@ -3,6 +3,7 @@ package dev.lockstep.lab;
 import dev.lockstep.testkit.scenario.Catalog;
 import dev.lockstep.testkit.scenario.Scenario;
 import dev.lockstep.testkit.stage.Stage;
+import dev.lockstep.testkit.stage.Stages;
 import java.io.PrintWriter;
 import picocli.CommandLine.Command;
 import picocli.CommandLine.Model.CommandSpec;

@@ -1,8 +1,8 @@
 package dev.lockstep.lab;
 
 import dev.lockstep.testkit.history.Timeline;
-import dev.lockstep.testkit.scenario.Outcome.Cell;
 import dev.lockstep.testkit.scenario.Outcome;
+import dev.lockstep.testkit.scenario.Outcome.Cell;
 
 /**
  * One outcome as the lab prints it. Plain, it is {@link Outcome#report(boolean)} word for word (plus the

@@ -3,6 +3,7 @@ package dev.lockstep.lab;
 import dev.lockstep.testkit.scenario.Catalog;
 import dev.lockstep.testkit.scenario.Scenario;
 import dev.lockstep.testkit.stage.Stage;
+import dev.lockstep.testkit.stage.Stages;
 import java.util.List;
 import java.util.NoSuchElementException;
 import java.util.concurrent.Callable;
@@ -41,7 +42,7 @@ final class RunCommand implements Callable<Integer> {
         @Override
         public Stage convert(String name) {
             try {
-                return Stages.byName(name);
+                return Stages.named(name);
             } catch (IllegalArgumentException e) {
                 throw new TypeConversionException(e.getMessage());
             }

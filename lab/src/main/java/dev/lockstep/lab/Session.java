@@ -2,8 +2,8 @@ package dev.lockstep.lab;
 
 import dev.lockstep.testkit.client.Threads;
 import dev.lockstep.testkit.fixture.RedisFixture;
-import dev.lockstep.testkit.scenario.Outcome.Cell;
 import dev.lockstep.testkit.scenario.Outcome;
+import dev.lockstep.testkit.scenario.Outcome.Cell;
 import dev.lockstep.testkit.scenario.Scenario;
 import dev.lockstep.testkit.scenario.Scoreboard;
 import dev.lockstep.testkit.stage.Stage;

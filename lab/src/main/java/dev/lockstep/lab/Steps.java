@@ -1,8 +1,8 @@
 package dev.lockstep.lab;
 
+import dev.lockstep.testkit.history.History;
 import dev.lockstep.testkit.history.History.Event;
 import dev.lockstep.testkit.history.History.Kind;
-import dev.lockstep.testkit.history.History;
 import dev.lockstep.testkit.scenario.Outcome;
 import java.util.ArrayList;
 import java.util.LinkedHashMap;

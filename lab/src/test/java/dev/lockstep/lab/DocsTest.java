@@ -3,6 +3,7 @@ package dev.lockstep.lab;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 
 import dev.lockstep.testkit.scenario.Catalog;
+import dev.lockstep.testkit.stage.Stages;
 import java.io.IOException;
 import java.io.UncheckedIOException;
 import java.nio.file.Files;
@@ -107,7 +108,7 @@ class DocsTest {
         Matcher run = LAB_RUN.matcher(command);
         if (run.find()) {
             try {
-                Stages.byName(run.group(1));
+                Stages.named(run.group(1));
                 Catalog.byId(run.group(2));
             } catch (IllegalArgumentException | NoSuchElementException e) {
                 return e.getMessage();

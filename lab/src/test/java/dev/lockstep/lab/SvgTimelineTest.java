@@ -4,8 +4,8 @@ import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertFalse;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
-import dev.lockstep.testkit.history.History.Kind;
 import dev.lockstep.testkit.history.History;
+import dev.lockstep.testkit.history.History.Kind;
 import dev.lockstep.testkit.scenario.Catalog;
 import dev.lockstep.testkit.scenario.Outcome;
 import dev.lockstep.testkit.scenario.Scenario.Verdict;

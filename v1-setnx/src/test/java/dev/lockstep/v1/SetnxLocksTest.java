@@ -6,6 +6,6 @@ import dev.lockstep.testkit.contract.LockContract;
 import dev.lockstep.testkit.contract.StageSpec;
 
 /** Stage 1 survives a crashed holder and nothing else: every other scenario must reproduce. */
-@StageSpec(name = "v1-setnx", locks = SetnxLocks.class, claims = LIVENESS_AFTER_CRASH)
+@StageSpec(name = "v1-setnx", claims = LIVENESS_AFTER_CRASH)
 class SetnxLocksTest extends LockContract {
 }

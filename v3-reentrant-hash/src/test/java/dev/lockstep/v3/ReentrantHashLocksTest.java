@@ -8,7 +8,6 @@ import dev.lockstep.testkit.contract.LockContract;
 import dev.lockstep.testkit.contract.StageSpec;
 
 /** Stage 3 counts holds per owner: the holder may lock again, and only its last unlock releases. */
-@StageSpec(name = "v3-reentrant-hash", locks = ReentrantHashLocks.class,
-        claims = {LIVENESS_AFTER_CRASH, OWNER_ONLY_RELEASE, REENTRANT})
+@StageSpec(name = "v3-reentrant-hash", claims = {LIVENESS_AFTER_CRASH, OWNER_ONLY_RELEASE, REENTRANT})
 class ReentrantHashLocksTest extends LockContract {
 }

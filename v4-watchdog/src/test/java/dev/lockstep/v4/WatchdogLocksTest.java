@@ -15,7 +15,7 @@ import dev.lockstep.testkit.contract.StageSpec;
  * Stage 4 renews the lease while the holder lives, tells the holder when a lease is lost, and
  * keeps a retried lock call from leaving a hold that renewals would keep forever.
  */
-@StageSpec(name = "v4-watchdog", locks = WatchdogLocks.class, claims = {LIVENESS_AFTER_CRASH, OWNER_ONLY_RELEASE,
+@StageSpec(name = "v4-watchdog", claims = {LIVENESS_AFTER_CRASH, OWNER_ONLY_RELEASE,
         REENTRANT, LEASE_RENEWAL, LEASE_LOSS_SIGNAL, RETRY_SAFE, REPLICATED_ACQUIRE})
 class WatchdogLocksTest extends LockContract {
 }

@@ -14,7 +14,7 @@ import dev.lockstep.testkit.contract.LockContract;
 import dev.lockstep.testkit.contract.StageSpec;
 
 /** Stage 5 keeps everything stage 4 promises and lets waiters sleep until a release is published. */
-@StageSpec(name = "v5-pubsub-retry", locks = PubSubLocks.class, claims = {LIVENESS_AFTER_CRASH,
+@StageSpec(name = "v5-pubsub-retry", claims = {LIVENESS_AFTER_CRASH,
         OWNER_ONLY_RELEASE, REENTRANT, LEASE_RENEWAL, LEASE_LOSS_SIGNAL, RETRY_SAFE, EFFICIENT_WAIT, WAKE_AFTER_RECONNECT,
         REPLICATED_ACQUIRE})
 class PubSubLocksTest extends LockContract {

@@ -14,7 +14,7 @@ import dev.lockstep.testkit.contract.LockContract;
 import dev.lockstep.testkit.contract.StageSpec;
 
 /** Stage 6 survives the loss of a master; a node that restarts empty remains its documented limit. */
-@StageSpec(name = "v6-redlock", locks = RedLocks.class, claims = {LIVENESS_AFTER_CRASH, OWNER_ONLY_RELEASE,
+@StageSpec(name = "v6-redlock", claims = {LIVENESS_AFTER_CRASH, OWNER_ONLY_RELEASE,
         REENTRANT, LEASE_RENEWAL, LEASE_LOSS_SIGNAL, RETRY_SAFE, EFFICIENT_WAIT, WAKE_AFTER_RECONNECT, FAILOVER_SAFE})
 class RedLocksTest extends LockContract {
 }

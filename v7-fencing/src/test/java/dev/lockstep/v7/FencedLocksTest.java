@@ -15,7 +15,7 @@ import dev.lockstep.testkit.contract.LockContract;
 import dev.lockstep.testkit.contract.StageSpec;
 
 /** Stage 7 keeps everything stage 5 promises, and its tokens let a resource refuse a paused holder's late write. */
-@StageSpec(name = "v7-fencing", locks = FencedLocks.class, claims = {LIVENESS_AFTER_CRASH, OWNER_ONLY_RELEASE,
+@StageSpec(name = "v7-fencing", claims = {LIVENESS_AFTER_CRASH, OWNER_ONLY_RELEASE,
         REENTRANT, LEASE_RENEWAL, LEASE_LOSS_SIGNAL, RETRY_SAFE, EFFICIENT_WAIT, WAKE_AFTER_RECONNECT,
         REPLICATED_ACQUIRE, FENCED})
 class FencedLocksTest extends LockContract {

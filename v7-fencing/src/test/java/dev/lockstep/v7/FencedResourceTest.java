@@ -7,8 +7,8 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
 import dev.lockstep.testkit.fixture.SingleNodeTest;
 import dev.lockstep.testkit.resource.RedisStock;
 import dev.lockstep.testkit.resource.StaleTokenException;
-import dev.lockstep.testkit.resource.StockTable.Row;
 import dev.lockstep.testkit.resource.StockTable;
+import dev.lockstep.testkit.resource.StockTable.Row;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.function.Executable;
 

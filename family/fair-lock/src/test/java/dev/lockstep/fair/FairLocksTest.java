@@ -15,7 +15,7 @@ import dev.lockstep.testkit.contract.LockContract;
 import dev.lockstep.testkit.contract.StageSpec;
 
 /** The fair lock runs every scenario of an exclusive lock, keeps everything stage 5 promises, and grants in turn. */
-@StageSpec(name = "fair-lock", locks = FairLocks.class, claims = {LIVENESS_AFTER_CRASH, OWNER_ONLY_RELEASE, REENTRANT,
+@StageSpec(name = "fair-lock", claims = {LIVENESS_AFTER_CRASH, OWNER_ONLY_RELEASE, REENTRANT,
         LEASE_RENEWAL, LEASE_LOSS_SIGNAL, RETRY_SAFE, EFFICIENT_WAIT, WAKE_AFTER_RECONNECT, REPLICATED_ACQUIRE,
         FAIR_ORDER})
 class FairLocksTest extends LockContract {

@@ -15,7 +15,7 @@ import dev.lockstep.testkit.contract.LockContract;
 import dev.lockstep.testkit.contract.StageSpec;
 
 /** The write side runs every scenario of an exclusive lock, and keeps everything stage 5 promises. */
-@StageSpec(name = "read-write-lock", locks = ReadWriteLocks.class, claims = {LIVENESS_AFTER_CRASH, OWNER_ONLY_RELEASE,
+@StageSpec(name = "read-write-lock", claims = {LIVENESS_AFTER_CRASH, OWNER_ONLY_RELEASE,
         REENTRANT, LEASE_RENEWAL, LEASE_LOSS_SIGNAL, RETRY_SAFE, EFFICIENT_WAIT, WAKE_AFTER_RECONNECT, REPLICATED_ACQUIRE,
         SHARED_READS})
 class ReadWriteLocksTest extends LockContract {

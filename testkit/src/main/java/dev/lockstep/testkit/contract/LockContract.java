@@ -12,6 +12,7 @@ import dev.lockstep.testkit.scenario.Catalog;
 import dev.lockstep.testkit.scenario.Scenario;
 import dev.lockstep.testkit.scenario.Scoreboard;
 import dev.lockstep.testkit.stage.Stage;
+import dev.lockstep.testkit.stage.Stages;
 import java.nio.file.Path;
 import java.util.ArrayList;
 import java.util.Collections;
@@ -32,7 +33,7 @@ import static org.junit.jupiter.api.Assumptions.assumeTrue;
 /**
  * The contract every stage runs. A stage's test class only names the stage and its claims:
  *
- * <pre>{@code @StageSpec(name = "v1-setnx", locks = SetnxLocks.class, claims = LIVENESS_AFTER_CRASH)
+ * <pre>{@code @StageSpec(name = "v1-setnx", claims = LIVENESS_AFTER_CRASH)
  * class SetnxLocksTest extends LockContract {}}</pre>
  *
  * <p>Every scenario runs on the stage: a claimed guarantee must hold; an unclaimed one must be
@@ -68,7 +69,7 @@ public abstract class LockContract
         if (spec == null) {
             throw new IllegalStateException(getClass().getName() + " needs a @StageSpec");
         }
-        stage = new Stage(spec.name(), spec.locks());
+        stage = Stages.named(spec.name());
         Secured secured = getClass().getAnnotation(Secured.class);
         if (secured != null) {
             security = secured.value();

@@ -4,10 +4,10 @@ import dev.lockstep.Guarantee;
 import dev.lockstep.LockOptions;
 import dev.lockstep.testkit.client.ClientProcess;
 import dev.lockstep.testkit.history.Actor;
-import dev.lockstep.testkit.history.History.Kind;
 import dev.lockstep.testkit.history.History;
-import dev.lockstep.testkit.resource.StockTable.Row;
+import dev.lockstep.testkit.history.History.Kind;
 import dev.lockstep.testkit.resource.StockTable;
+import dev.lockstep.testkit.resource.StockTable.Row;
 import dev.lockstep.testkit.stage.Stage;
 import java.time.Duration;
 

@@ -1,8 +1,8 @@
 package dev.lockstep.testkit.scenario;
 
 import dev.lockstep.testkit.fixture.RedisNode;
-import dev.lockstep.testkit.history.History.Kind;
 import dev.lockstep.testkit.history.History;
+import dev.lockstep.testkit.history.History.Kind;
 import dev.lockstep.testkit.watch.RedisTraffic;
 import java.util.HashMap;
 import java.util.Map;
