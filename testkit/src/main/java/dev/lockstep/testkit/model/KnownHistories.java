@@ -75,7 +75,21 @@ public enum KnownHistories {
     FIXED_WRITE_LEASE_BESIDE_OWN_RENEWED_READ(true,
             call(Kind.TRY_LOCK_LEASE, Side.WRITE, 300, WireFault.NONE),
             call(Kind.LOCK, Side.READ, 200, WireFault.NONE),
-            new Step(Kind.WAIT, 0, 0, Side.WRITE, 1500, WireFault.NONE));
+            new Step(Kind.WAIT, 0, 0, Side.WRITE, 1500, WireFault.NONE)),
+
+    /**
+     * The same, after Redis dropped every connection: the lost write's give-back borrows a dead pooled
+     * connection and fails, and must be tried again, or the write field lives on in the hash the
+     * owner's read renews (found by the explorer, seed 8453281351499711233, shrunk to these steps).
+     */
+    WRITE_GIVE_BACK_ON_A_DEAD_CONNECTION(true,
+            new Step(Kind.DROP_CONNECTIONS, 0, 0, Side.WRITE, 0, WireFault.NONE),
+            new Step(Kind.TRY_LOCK_LEASE, 1, 1, Side.READ, 779, WireFault.NONE),
+            new Step(Kind.TRY_LOCK_LEASE, 1, 0, Side.WRITE, 292, WireFault.NONE),
+            new Step(Kind.INTERRUPT, 1, 0, Side.READ, 31, WireFault.NONE),
+            new Step(Kind.TRY_LOCK, 1, 1, Side.READ, 0, WireFault.LOST_REPLY),
+            new Step(Kind.WAIT, 0, 0, Side.WRITE, 632, WireFault.NONE),
+            new Step(Kind.WAIT, 0, 0, Side.WRITE, 587, WireFault.NONE));
 
     private final boolean readSide;
     private final List<Step> steps;
