@@ -1,0 +1,35 @@
+package dev.lockstep.multi;
+
+import static org.junit.jupiter.api.Assertions.assertEquals;
+
+import dev.lockstep.testkit.contract.PublicSurface;
+import java.util.List;
+import org.junit.jupiter.api.Test;
+
+/** What this family member shows its users, pinned: a change here is a change to its API. */
+class PublicSurfaceTest {
+
+    @Test
+    void thePublicSurfaceIsTheDocumentedOne() {
+        assertEquals(List.of(
+                "MultiNameLock.<init>(DistLock[])",
+                "MultiNameLock.<init>(List)",
+                "MultiNameLock.forceUnlock(): boolean",
+                "MultiNameLock.holdCount(): int",
+                "MultiNameLock.isHeldByCurrentThread(): boolean",
+                "MultiNameLock.isLocked(): boolean",
+                "MultiNameLock.lock(): void",
+                "MultiNameLock.lock(Duration): void",
+                "MultiNameLock.lockInterruptibly(): void",
+                "MultiNameLock.name(): String",
+                "MultiNameLock.onLeaseLost(Consumer): void",
+                "MultiNameLock.parts(): List",
+                "MultiNameLock.remainingLease(): Duration",
+                "MultiNameLock.toString(): String",
+                "MultiNameLock.tryLock(): boolean",
+                "MultiNameLock.tryLock(Duration, Duration): boolean",
+                "MultiNameLock.tryLock(long, TimeUnit): boolean",
+                "MultiNameLock.unlock(): void",
+                "class MultiNameLock"), PublicSurface.of(MultiNameLock.class));
+    }
+}
