@@ -4,14 +4,13 @@ import dev.lockstep.DistLock;
 import dev.lockstep.LeaseLoss;
 import dev.lockstep.internal.Args;
 import java.time.Duration;
-import java.util.ArrayList;
 import java.util.Arrays;
 import java.util.Collections;
 import java.util.Comparator;
 import java.util.IdentityHashMap;
 import java.util.List;
-import java.util.Map;
 import java.util.Objects;
+import java.util.Set;
 import java.util.concurrent.TimeUnit;
 import java.util.function.Consumer;
 
@@ -20,13 +19,15 @@ import java.util.function.Consumer;
  * MultiLock (Redisson's {@code RedissonMultiLock}), over {@link DistLock}s of any stage or family,
  * on any clients. Not stage 6's {@code MultiLocks}, which is one name on every node.
  *
- * <p><b>No deadlock.</b> The parts are always taken in one order, by name, whatever order the
- * caller lists them in (parts with equal names, on different clients, keep the caller's order). A
- * composite waits for a part only while it holds parts that come earlier in that order. Two
- * composites that share names therefore take the shared ones in the same order: one of them gets
- * the first shared name, and the other waits there holding nothing it needs. No cycle of waits can
- * form, which is what a deadlock is. Nested locks taken by hand in opposite orders have no such
- * order, and deadlock: with a watchdog, forever.
+ * <p><b>No deadlock.</b> A deadlock is a cycle of waits: A holds x and waits for y while B holds y
+ * and waits for x. Two rules leave no way to close one. The parts are always taken in one order, by
+ * name, whatever order the caller lists them in (parts with equal names, on different clients,
+ * keep the caller's order), so two of these locks that share names meet at the first shared name,
+ * where the later one waits holding nothing the other needs. And while it holds earlier parts, a
+ * call waits for a later one only for a bounded slice: a holder that follows no such order
+ * (Redisson's MultiLock, nested locks taken by hand) may be waiting for a part this call holds.
+ * When the slice runs out the call gives back everything and starts again after a random pause,
+ * both growing with each round up to {@link AllOrNothing#MAX_SLICE}, so rivals stop colliding.
  *
  * <p><b>All or nothing.</b> A try that runs out of time, an interrupt, or a failure on any part gives
  * back, in reverse order, every part the call took, so a failed call leaves nothing held. Each part
@@ -49,17 +50,15 @@ public final class MultiNameLock implements DistLock {
         if (parts.isEmpty()) {
             throw new IllegalArgumentException("parts must hold at least one lock, was empty");
         }
-        Map<DistLock, Boolean> seen = new IdentityHashMap<>();
+        Set<DistLock> seen = Collections.newSetFromMap(new IdentityHashMap<>());
         for (DistLock part : parts) {
-            Objects.requireNonNull(part, "parts must not hold null");
-            if (seen.put(part, true) != null) {
+            if (!seen.add(Objects.requireNonNull(part, "parts must not hold null"))) {
                 throw new IllegalArgumentException("parts must not hold one lock twice, was " + part.name() + " twice");
             }
         }
-        List<DistLock> ordered = new ArrayList<>(parts);
-        ordered.sort(Comparator.comparing(DistLock::name));
-        this.parts = Collections.unmodifiableList(ordered);
-        this.name = String.join("+", ordered.stream().map(DistLock::name).toList());
+        // A stable sort: parts with equal names keep the caller's order.
+        this.parts = parts.stream().<DistLock>map(part -> part).sorted(Comparator.comparing(DistLock::name)).toList();
+        this.name = String.join("+", this.parts.stream().map(DistLock::name).toList());
     }
 
     /** The parts, in the order they are taken. */
@@ -76,10 +75,19 @@ public final class MultiNameLock implements DistLock {
     /** Blocks until every part is held for {@code lease} (null: each part's default), ignoring interrupts. */
     @Override
     public void lock(Duration lease) {
-        takeAll(part -> {
-            part.lock(lease);
-            return true;
-        });
+        boolean interrupted = false;
+        while (true) {
+            try {
+                AllOrNothing.acquire(parts, -1, lease);
+                break;
+            } catch (InterruptedException e) {
+                // As Lock.lock(): the interrupt waits for the caller; the parts given back, try again.
+                interrupted = true;
+            }
+        }
+        if (interrupted) {
+            Thread.currentThread().interrupt();
+        }
     }
 
     /** Blocks until every part is held for its default lease: {@code lock(null)}. */
@@ -91,16 +99,19 @@ public final class MultiNameLock implements DistLock {
     /** Blocks until every part is held, or the thread is interrupted; then it holds none. */
     @Override
     public void lockInterruptibly() throws InterruptedException {
-        takeAll(part -> {
-            part.lockInterruptibly();
-            return true;
-        });
+        AllOrNothing.acquire(parts, -1, null);
     }
 
     /** One attempt on each part in turn; true when all were taken, else none is held. */
     @Override
     public boolean tryLock() {
-        return takeAll(DistLock::tryLock);
+        try {
+            return AllOrNothing.acquire(parts, 0, null);
+        } catch (InterruptedException e) {
+            // The thread was interrupted before the call: it takes nothing, and the interrupt stays set.
+            Thread.currentThread().interrupt();
+            return false;
+        }
     }
 
     /** Waits at most {@code time} {@code unit}s, in all, to take every part; true when taken. */
@@ -113,19 +124,13 @@ public final class MultiNameLock implements DistLock {
     /** Waits at most {@code wait}, in all, to take every part for {@code lease}; true when taken. */
     @Override
     public boolean tryLock(Duration wait, Duration lease) throws InterruptedException {
-        long waitNanos = Args.waitNanos(Objects.requireNonNull(wait, "wait"), "wait");
-        long deadline = System.nanoTime() + waitNanos;
-        return takeAll(part -> part.tryLock(
-                waitNanos < 0 ? wait : Duration.ofNanos(Math.max(0, deadline - System.nanoTime())), lease));
+        return AllOrNothing.acquire(parts, Args.waitNanos(Objects.requireNonNull(wait, "wait"), "wait"), lease);
     }
 
     /** Ends one hold of every part, the last taken first, whatever any of them answers. */
     @Override
     public void unlock() {
-        RuntimeException failed = giveBack(parts);
-        if (failed != null) {
-            throw failed;
-        }
+        AllOrNothing.release(parts);
     }
 
     /** Whether this thread holds every part. */
@@ -167,61 +172,5 @@ public final class MultiNameLock implements DistLock {
     public void onLeaseLost(Consumer<LeaseLoss> listener) {
         Objects.requireNonNull(listener, "listener");
         parts.forEach(part -> part.onLeaseLost(listener));
-    }
-
-    @Override
-    public String toString() {
-        return "MultiNameLock" + parts;
-    }
-
-    /** One way to take one part: true when taken. */
-    @FunctionalInterface
-    private interface Take<E extends Exception> {
-
-        boolean on(DistLock part) throws E;
-    }
-
-    /** Takes every part in order with {@code take}; on a refusal or a failure gives back what it took. */
-    private <E extends Exception> boolean takeAll(Take<E> take) throws E {
-        List<DistLock> taken = new ArrayList<>();
-        try {
-            for (DistLock part : parts) {
-                if (!take.on(part)) {
-                    break;
-                }
-                taken.add(part);
-            }
-        } catch (Exception e) {
-            RuntimeException failed = giveBack(taken);
-            if (failed != null) {
-                e.addSuppressed(failed);
-            }
-            throw e;
-        }
-        if (taken.size() == parts.size()) {
-            return true;
-        }
-        RuntimeException failed = giveBack(taken);
-        if (failed != null) {
-            throw failed;
-        }
-        return false;
-    }
-
-    /** Unlocks {@code taken}, the last first, each whatever the others do: the first failure, the rest suppressed in it, or null. */
-    private static RuntimeException giveBack(List<DistLock> taken) {
-        RuntimeException first = null;
-        for (int i = taken.size() - 1; i >= 0; i--) {
-            try {
-                taken.get(i).unlock();
-            } catch (RuntimeException e) {
-                if (first == null) {
-                    first = e;
-                } else {
-                    first.addSuppressed(e);
-                }
-            }
-        }
-        return first;
     }
 }

@@ -22,7 +22,7 @@ import java.util.concurrent.atomic.AtomicInteger;
 import org.junit.jupiter.api.Test;
 import redis.clients.jedis.Jedis;
 
-/** The composite over stage 5's locks, on one real Redis: held only as a whole, given back as a whole, never deadlocked. */
+/** The lock over stage 5's locks, on one real Redis: held only as a whole, given back as a whole, never deadlocked. */
 class MultiNameLockTest extends SingleNodeTest {
 
     private static final LockOptions OPTIONS = LockOptions.defaults()

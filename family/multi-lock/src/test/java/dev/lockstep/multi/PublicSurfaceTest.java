@@ -25,7 +25,6 @@ class PublicSurfaceTest {
                 "MultiNameLock.onLeaseLost(Consumer): void",
                 "MultiNameLock.parts(): List",
                 "MultiNameLock.remainingLease(): Duration",
-                "MultiNameLock.toString(): String",
                 "MultiNameLock.tryLock(): boolean",
                 "MultiNameLock.tryLock(Duration, Duration): boolean",
                 "MultiNameLock.tryLock(long, TimeUnit): boolean",
