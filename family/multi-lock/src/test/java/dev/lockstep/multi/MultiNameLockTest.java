@@ -172,6 +172,59 @@ class MultiNameLockTest extends SingleNodeTest {
     }
 
     @Test
+    void aFailureOnALaterPartGivesBackTheEarlierOnes() {
+        PubSubLocks open = client();
+        PubSubLocks closed = client();
+        MultiNameLock whole = new MultiNameLock(open.get("f1"), closed.get("f2"));
+        closed.close();
+        assertThrows(IllegalStateException.class, whole::lock, "the second part's client is closed");
+        assertEquals(Map.of(), hash("f1"), "the first part, taken on the way, is given back");
+        assertFalse(open.get("f1").isHeldByCurrentThread());
+    }
+
+    @Test
+    void anUnlockEndsEveryPartEvenWhenOneFails() {
+        PubSubLocks staying = client();
+        PubSubLocks closing = client();
+        MultiNameLock whole = new MultiNameLock(staying.get("u1"), closing.get("u2"));
+        whole.lock();
+        closing.close();
+        assertThrows(IllegalStateException.class, whole::unlock, "the second part's client is closed");
+        assertEquals(Map.of(), hash("u1"), "the other part is released all the same");
+    }
+
+    @Test
+    void lockTakesEveryPartDespiteAnInterruptAndKeepsIt() {
+        PubSubLocks locks = client();
+        MultiNameLock whole = new MultiNameLock(locks.get("i1"), locks.get("i2"));
+        Thread.currentThread().interrupt();
+        try {
+            whole.lock();
+            assertTrue(Thread.currentThread().isInterrupted(), "lock() leaves the interrupt for the caller");
+        } finally {
+            Thread.interrupted();
+        }
+        assertTrue(whole.isHeldByCurrentThread());
+        whole.unlock();
+    }
+
+    @Test
+    void othersSeeTheWholeLockedAndCanForceItOpen() throws Exception {
+        PubSubLocks ours = client();
+        PubSubLocks admin = client();
+        MultiNameLock held = new MultiNameLock(ours.get("o1"), ours.get("o2"));
+        MultiNameLock seen = new MultiNameLock(admin.get("o1"), admin.get("o2"));
+        try (LockThread holder = new LockThread("holder")) {
+            holder.run(held::lock);
+            assertTrue(seen.isLocked());
+            assertTrue(seen.remainingLease().compareTo(Duration.ZERO) > 0, "lease left: " + seen.remainingLease());
+            assertTrue(seen.forceUnlock());
+            assertFalse(seen.isLocked());
+            assertEquals(Map.of(), hash("o1"));
+        }
+    }
+
+    @Test
     void badPartsAreRefusedAtTheCallNamingThem() {
         PubSubLocks locks = client();
         DistLock one = locks.get("one");
