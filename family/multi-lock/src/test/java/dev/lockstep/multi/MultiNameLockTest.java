@@ -16,9 +16,7 @@ import java.time.Duration;
 import java.util.List;
 import java.util.Map;
 import java.util.concurrent.CopyOnWriteArrayList;
-import java.util.concurrent.CountDownLatch;
 import java.util.concurrent.Future;
-import java.util.concurrent.atomic.AtomicInteger;
 import org.junit.jupiter.api.Test;
 import redis.clients.jedis.Jedis;
 
@@ -109,39 +107,19 @@ class MultiNameLockTest extends SingleNodeTest {
         PubSubLocks b = client();
         MultiNameLock aWhole = new MultiNameLock(a.get("x"), a.get("y"));
         MultiNameLock bWhole = new MultiNameLock(b.get("y"), b.get("x"));
-        AtomicInteger inside = new AtomicInteger();
-        List<String> overlaps = new CopyOnWriteArrayList<>();
-        CountDownLatch start = new CountDownLatch(1);
+        Sections sections = new Sections();
         try (LockThread aThread = new LockThread("a"); LockThread bThread = new LockThread("b")) {
-            List<Future<Object>> rounds = List.of(
-                    aThread.submit(() -> rounds(aWhole, start, inside, overlaps)),
-                    bThread.submit(() -> rounds(bWhole, start, inside, overlaps)));
-            start.countDown();
-            for (Future<Object> round : rounds) {
-                LockThread.get(round, LockThread.DEADLINE);
+            List<Future<Object>> runs = List.of(
+                    aThread.submit(() -> sections.play("a", 25, aWhole::lock, aWhole::unlock)),
+                    bThread.submit(() -> sections.play("b", 25, bWhole::lock, bWhole::unlock)));
+            sections.start();
+            for (Future<Object> run : runs) {
+                LockThread.get(run, LockThread.DEADLINE);
             }
         }
-        assertEquals(List.of(), overlaps);
+        assertEquals(List.of(), sections.overlaps());
         assertEquals(Map.of(), hash("x"));
         assertEquals(Map.of(), hash("y"));
-    }
-
-    private static Object rounds(MultiNameLock whole, CountDownLatch start, AtomicInteger inside, List<String> overlaps)
-            throws InterruptedException {
-        start.await();
-        for (int i = 0; i < 25; i++) {
-            whole.lock();
-            try {
-                if (inside.incrementAndGet() != 1) {
-                    overlaps.add(whole.name() + " round " + i);
-                }
-                Thread.sleep(2);
-                inside.decrementAndGet();
-            } finally {
-                whole.unlock();
-            }
-        }
-        return null;
     }
 
     @Test

@@ -11,11 +11,8 @@ import dev.lockstep.testkit.interop.InteropGround;
 import dev.lockstep.v5.PubSubLocks;
 import java.time.Duration;
 import java.util.List;
-import java.util.concurrent.CopyOnWriteArrayList;
-import java.util.concurrent.CountDownLatch;
 import java.util.concurrent.Future;
 import java.util.concurrent.TimeUnit;
-import java.util.concurrent.atomic.AtomicInteger;
 import org.redisson.RedissonMultiLock;
 import org.redisson.api.RLock;
 import org.redisson.api.RedissonClient;
@@ -73,37 +70,17 @@ class RedissonInteropTest extends InteropStories {
         MultiNameLock ours = new MultiNameLock(locks.get("order"), locks.get("inventory"), locks.get("payment"));
         RLock theirs = new RedissonMultiLock(redisson.getLock("payment"), redisson.getLock("order"),
                 redisson.getLock("inventory"));
-        AtomicInteger inside = new AtomicInteger();
-        List<String> overlaps = new CopyOnWriteArrayList<>();
-        CountDownLatch start = new CountDownLatch(1);
+        Sections sections = new Sections();
         try (LockThread redissonThread = new LockThread("redisson"); LockThread lockstep = new LockThread("lockstep")) {
             List<Future<Object>> runs = List.of(
-                    lockstep.submit(() -> rounds("ours", ours::lock, ours::unlock, start, inside, overlaps)),
-                    redissonThread.submit(() -> rounds("Redisson's", () -> theirs.lock(LEASE_MS, TimeUnit.MILLISECONDS),
-                            theirs::unlock, start, inside, overlaps)));
-            start.countDown();
+                    lockstep.submit(() -> sections.play("ours", ROUNDS, ours::lock, ours::unlock)),
+                    redissonThread.submit(() -> sections.play("Redisson's", ROUNDS,
+                            () -> theirs.lock(LEASE_MS, TimeUnit.MILLISECONDS), theirs::unlock)));
+            sections.start();
             for (Future<Object> run : runs) {
                 LockThread.get(run, LockThread.DEADLINE);
             }
         }
-        assertEquals(List.of(), overlaps, "sections that overlapped on the " + where);
-    }
-
-    private static Object rounds(String who, Runnable lock, Runnable unlock, CountDownLatch start, AtomicInteger inside,
-            List<String> overlaps) throws InterruptedException {
-        start.await();
-        for (int i = 0; i < ROUNDS; i++) {
-            lock.run();
-            try {
-                if (inside.incrementAndGet() != 1) {
-                    overlaps.add(who + " round " + i);
-                }
-                Thread.sleep(2);
-                inside.decrementAndGet();
-            } finally {
-                unlock.run();
-            }
-        }
-        return null;
+        assertEquals(List.of(), sections.overlaps(), "sections that overlapped on the " + where);
     }
 }
