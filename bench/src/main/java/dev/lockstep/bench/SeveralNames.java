@@ -32,8 +32,8 @@ import org.redisson.api.RedissonClient;
  * beside {@link RoundTrip}, the multi-name lock takes its parts one request each, so it costs about
  * six round trips. Contended: eight threads over two clients each take 2 or 3 names drawn from 5,
  * listed in random order; the sample's maximum is the longest wait, starvation's measure. Under
- * that load {@code RedissonMultiLock} waits seconds per acquisition (it backs off for up to 1.5 s
- * per name), so a run of it is long: {@code -p contender=MULTI_NAME_LOCK} measures ours alone.
+ * that load {@code RedissonMultiLock} waits seconds per acquisition (each attempt may wait 1.5 s
+ * per name it covers), so a run of it is long: {@code -p contender=MULTI_NAME_LOCK} measures ours alone.
  */
 @BenchmarkMode(Mode.SampleTime)
 @OutputTimeUnit(TimeUnit.MICROSECONDS)
