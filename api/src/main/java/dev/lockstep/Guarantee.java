@@ -40,5 +40,9 @@ public enum Guarantee {
     /** Waiters get the lock in the order their requests reached Redis: a slow client is not overtaken by faster ones. */
     FAIR_ORDER,
     /** The lock survives a node that restarts without the lock's key while others are unreachable: no one claims it. */
-    RESTART_SAFE
+    RESTART_SAFE,
+    /** Callers that take several names, listed in any order, never wait for each other forever. */
+    NO_DEADLOCK,
+    /** A call that takes several names takes all of them or none: a failure on one gives back the others. */
+    ALL_OR_NOTHING
 }

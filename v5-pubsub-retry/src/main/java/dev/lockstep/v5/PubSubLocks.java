@@ -37,9 +37,9 @@ public class PubSubLocks extends WatchdogLocks {
     }
 
     /** What a lock built on this stage claims: everything stage 5 claims, and {@code more}. */
-    protected static Set<Guarantee> claimsAnd(Guarantee more) {
+    protected static Set<Guarantee> claimsAnd(Guarantee... more) {
         Set<Guarantee> claims = EnumSet.copyOf(CLAIMS);
-        claims.add(more);
+        claims.addAll(List.of(more));
         return claims;
     }
 

@@ -16,7 +16,7 @@ class PublicSurfaceTest {
                 "PubSubLocks.close(): void",
                 "PubSubLocks.protected <init>(UnifiedJedis, LockOptions, Set)",
                 "PubSubLocks.protected newLock(String): DistLock",
-                "PubSubLocks.protected static claimsAnd(Guarantee): Set",
+                "PubSubLocks.protected static claimsAnd(Guarantee[]): Set",
                 "PubSubLocks.protected subscriber(): Subscriber",
                 "class PubSubLocks"), PublicSurface.of(PubSubLocks.class));
     }
