@@ -1,7 +1,9 @@
 package dev.lockstep.bench;
 
+import dev.lockstep.CompositeLocks;
 import dev.lockstep.LockOptions;
 import dev.lockstep.Locks;
+import dev.lockstep.multi.MultiNameLock;
 import dev.lockstep.testkit.fixture.RedisNode;
 import java.time.Duration;
 import java.util.List;
@@ -10,6 +12,7 @@ import java.util.concurrent.locks.Lock;
 import java.util.function.BiFunction;
 import java.util.function.Function;
 import org.redisson.Redisson;
+import org.redisson.RedissonMultiLock;
 import org.redisson.api.RLock;
 import org.redisson.api.RedissonClient;
 import org.redisson.config.Config;
@@ -35,6 +38,13 @@ interface LockClient extends AutoCloseable {
     /** The lock called {@code name}, as this client names it in Redis. */
     Lock lock(String name);
 
+    /**
+     * One lock over {@code names}, held only as a whole: a Lockstep client's own when it hands one
+     * out ({@link CompositeLocks}), else a {@link MultiNameLock} over its locks; Redisson's
+     * {@code RedissonMultiLock} over its locks.
+     */
+    Lock lockAll(List<String> names);
+
     /** Closes the client and every connection it opened; held locks are left to expire. */
     @Override
     void close();
@@ -58,6 +68,12 @@ interface LockClient extends AutoCloseable {
             @Override
             public Lock lock(String name) {
                 return locks.get(name);
+            }
+
+            @Override
+            public Lock lockAll(List<String> names) {
+                return locks instanceof CompositeLocks composite ? composite.getAll(names.toArray(String[]::new))
+                        : new MultiNameLock(names.stream().map(locks::get).toList());
             }
 
             @Override
@@ -90,6 +106,11 @@ interface LockClient extends AutoCloseable {
             @Override
             public Lock lock(String name) {
                 return byName.apply(name);
+            }
+
+            @Override
+            public Lock lockAll(List<String> names) {
+                return new RedissonMultiLock(names.stream().map(byName).toArray(RLock[]::new));
             }
 
             @Override

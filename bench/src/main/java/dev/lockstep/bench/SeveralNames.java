@@ -1,7 +1,7 @@
 package dev.lockstep.bench;
 
-import dev.lockstep.DistLock;
 import dev.lockstep.multi.MultiNameLock;
+import dev.lockstep.multi.MultiNameLocks;
 import dev.lockstep.v5.PubSubLocks;
 import java.util.ArrayList;
 import java.util.Collections;
@@ -11,6 +11,7 @@ import java.util.UUID;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicInteger;
 import java.util.concurrent.locks.Lock;
+import org.openjdk.jmh.annotations.AuxCounters;
 import org.openjdk.jmh.annotations.Benchmark;
 import org.openjdk.jmh.annotations.BenchmarkMode;
 import org.openjdk.jmh.annotations.Level;
@@ -22,18 +23,18 @@ import org.openjdk.jmh.annotations.Setup;
 import org.openjdk.jmh.annotations.State;
 import org.openjdk.jmh.annotations.TearDown;
 import org.openjdk.jmh.annotations.Threads;
-import org.redisson.RedissonMultiLock;
-import org.redisson.api.RLock;
+import org.openjdk.jmh.infra.ThreadParams;
 import org.redisson.api.RedissonClient;
 
 /**
- * Several names at once on one node: {@link MultiNameLock} over stage 5's locks beside Redisson's
- * {@code RedissonMultiLock} over {@code RLock}s, lock then unlock. Uncontended, three names: read
- * beside {@link RoundTrip}, the multi-name lock takes its parts one request each, so it costs about
- * six round trips. Contended: eight threads over two clients each take 2 or 3 names drawn from 5,
- * listed in random order; the sample's maximum is the longest wait, starvation's measure. Under
- * that load {@code RedissonMultiLock} waits seconds per acquisition (each attempt may wait 1.5 s
- * per name it covers), so a run of it is long: {@code -p contender=MULTI_NAME_LOCK} measures ours alone.
+ * Several names at once on one node, lock then unlock: {@link MultiNameLocks#getAll} (one script to
+ * take them all, one to give them back), {@link MultiNameLock} over stage 5's locks (one request
+ * per name each way) and Redisson's {@code RedissonMultiLock} over {@code RLock}s. Uncontended,
+ * three names: read beside {@link RoundTrip}. Contended: eight threads over two clients each take 2
+ * or 3 names drawn from 5, listed in random order; the sample's maximum is the longest wait,
+ * starvation's measure. Under that load {@code RedissonMultiLock} waits seconds per acquisition
+ * (each attempt may wait 1.5 s per name it covers), so each of its iterations runs long.
+ * Beside each figure, the servers' round trips and commands, and the acquisitions, per iteration.
  */
 @BenchmarkMode(Mode.SampleTime)
 @OutputTimeUnit(TimeUnit.MICROSECONDS)
@@ -43,37 +44,49 @@ public class SeveralNames {
     static final List<String> NAMES = List.of("inventory", "order", "payment");
     static final List<String> POOL = List.of("inventory", "order", "payment", "account", "shipping");
 
-    /** Who takes the three names. */
+    /** Who takes the names. */
     public enum Contender {
-        /** {@link MultiNameLock} over {@link PubSubLocks}' locks of one client. */
+        /** {@link MultiNameLocks#getAll}: the names of one node in one script. */
+        ONE_SCRIPT,
+        /** {@link MultiNameLock} over {@link PubSubLocks}' locks of one client: one request per name. */
         MULTI_NAME_LOCK,
         /** {@code RedissonMultiLock} over {@code RLock}s of one Redisson client. */
         REDISSON_MULTILOCK
     }
 
+    /** Acquisitions and the servers' work over one iteration. */
+    abstract static class Counted {
+
+        final SeveralNamesWindow window = new SeveralNamesWindow();
+        RedisServers servers;
+
+        @Setup(Level.Iteration)
+        public void startCounting() {
+            window.open(servers);
+        }
+
+        @TearDown(Level.Iteration)
+        public void stopCounting() {
+            window.close(servers);
+        }
+    }
+
     /** One client of the contender and its lock over the three names. */
     @State(Scope.Benchmark)
-    public static class Whole {
+    public static class Whole extends Counted {
 
         @Param
         public Contender contender;
 
-        private RedisServers servers;
         private LockClient client;
         Lock lock;
 
         @Setup(Level.Trial)
         public void start() {
             servers = RedisServers.use(1);
+            client = client(contender, servers);
             String prefix = UUID.randomUUID() + ":";
-            if (contender == Contender.MULTI_NAME_LOCK) {
-                client = LockClient.lockstep(servers.addresses().get(0), PubSubLocks::new);
-                lock = new MultiNameLock(NAMES.stream().map(name -> (DistLock) client.lock(prefix + name)).toList());
-            } else {
-                client = LockClient.redisson(servers.addresses().get(0), RedissonClient::getLock);
-                lock = new RedissonMultiLock(NAMES.stream().map(name -> (RLock) client.lock(prefix + name))
-                        .toArray(RLock[]::new));
-            }
+            lock = client.lockAll(NAMES.stream().map(name -> prefix + name).toList());
         }
 
         @TearDown(Level.Trial)
@@ -86,12 +99,11 @@ public class SeveralNames {
 
     /** Two clients of the contender, and for each a lock over every 2 or 3 names of {@link #POOL}, names listed in random order. */
     @State(Scope.Benchmark)
-    public static class Crowd {
+    public static class Crowd extends Counted {
 
         @Param
         public Contender contender;
 
-        private RedisServers servers;
         private final List<LockClient> clients = new ArrayList<>();
         final List<List<Lock>> locksByClient = new ArrayList<>();
         private final AtomicInteger threads = new AtomicInteger();
@@ -102,9 +114,7 @@ public class SeveralNames {
             String prefix = UUID.randomUUID() + ":";
             Random order = new Random(42);
             for (int c = 0; c < 2; c++) {
-                LockClient client = contender == Contender.MULTI_NAME_LOCK
-                        ? LockClient.lockstep(servers.addresses().get(0), PubSubLocks::new)
-                        : LockClient.redisson(servers.addresses().get(0), RedissonClient::getLock);
+                LockClient client = client(contender, servers);
                 clients.add(client);
                 List<Lock> locks = new ArrayList<>();
                 for (int subset = 0; subset < 1 << POOL.size(); subset++) {
@@ -117,18 +127,11 @@ public class SeveralNames {
                             }
                         }
                         Collections.shuffle(names, order);
-                        locks.add(whole(client, names));
+                        locks.add(client.lockAll(names));
                     }
                 }
                 locksByClient.add(locks);
             }
-        }
-
-        private Lock whole(LockClient client, List<String> names) {
-            if (contender == Contender.MULTI_NAME_LOCK) {
-                return new MultiNameLock(names.stream().map(name -> (DistLock) client.lock(name)).toList());
-            }
-            return new RedissonMultiLock(names.stream().map(name -> (RLock) client.lock(name)).toArray(RLock[]::new));
         }
 
         /** The locks of the client the next thread uses: threads alternate between the two clients. */
@@ -144,6 +147,14 @@ public class SeveralNames {
         }
     }
 
+    private static LockClient client(Contender contender, RedisServers servers) {
+        return switch (contender) {
+            case ONE_SCRIPT -> LockClient.lockstep(servers.address(0), MultiNameLocks::new);
+            case MULTI_NAME_LOCK -> LockClient.lockstep(servers.address(0), PubSubLocks::new);
+            case REDISSON_MULTILOCK -> LockClient.redisson(servers.address(0), RedissonClient::getLock);
+        };
+    }
+
     /** One thread's client, and its own random draw of names. */
     @State(Scope.Thread)
     public static class Draw {
@@ -157,17 +168,77 @@ public class SeveralNames {
         }
     }
 
+    /** What the servers did per iteration of {@link #lockUnlock}, reported by its one thread. */
+    @State(Scope.Thread)
+    @AuxCounters(AuxCounters.Type.EVENTS)
+    public static class WholeWork {
+
+        private SeveralNamesWindow window;
+
+        @Setup(Level.Iteration)
+        public void begin(Whole whole) {
+            window = whole.window;
+        }
+
+        /** Locks taken in the iteration. */
+        public long acquisitions() {
+            return window.acquisitions();
+        }
+
+        /** Requests of any kind in the iteration: round trips. */
+        public long roundTrips() {
+            return window.work().roundTrips();
+        }
+
+        /** Commands the server ran in the iteration, inside scripts too. */
+        public long commands() {
+            return window.work().commands();
+        }
+    }
+
+    /** What the servers did per iteration of {@link #contended}: thread 0 reports, the others report zeros. */
+    @State(Scope.Thread)
+    @AuxCounters(AuxCounters.Type.EVENTS)
+    public static class CrowdWork {
+
+        private SeveralNamesWindow window;
+        private boolean reporting;
+
+        @Setup(Level.Iteration)
+        public void begin(Crowd crowd, ThreadParams thread) {
+            window = crowd.window;
+            reporting = thread.getThreadIndex() == 0;
+        }
+
+        /** Locks taken in the iteration, by all threads. */
+        public long acquisitions() {
+            return reporting ? window.acquisitions() : 0;
+        }
+
+        /** Requests of any kind in the iteration: round trips. */
+        public long roundTrips() {
+            return reporting ? window.work().roundTrips() : 0;
+        }
+
+        /** Commands the server ran in the iteration, inside scripts too. */
+        public long commands() {
+            return reporting ? window.work().commands() : 0;
+        }
+    }
+
     @Benchmark
-    public void lockUnlock(Whole whole) {
+    public void lockUnlock(Whole whole, WholeWork work) {
         whole.lock.lock();
         whole.lock.unlock();
+        whole.window.acquired();
     }
 
     @Benchmark
     @Threads(8)
-    public void contended(Draw draw) {
+    public void contended(Crowd crowd, Draw draw, CrowdWork work) {
         Lock lock = draw.locks.get(draw.random.nextInt(draw.locks.size()));
         lock.lock();
         lock.unlock();
+        crowd.window.acquired();
     }
 }

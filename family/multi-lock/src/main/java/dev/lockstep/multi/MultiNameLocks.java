@@ -5,36 +5,92 @@ import dev.lockstep.DistLock;
 import dev.lockstep.Guarantee;
 import dev.lockstep.LockOptions;
 import dev.lockstep.internal.Args;
+import dev.lockstep.multi.internal.NameGroupLock;
+import dev.lockstep.multi.internal.NameHolds;
 import dev.lockstep.v5.PubSubLocks;
-import java.util.HashSet;
+import java.util.ArrayList;
 import java.util.List;
+import java.util.Map;
 import java.util.Objects;
 import java.util.Set;
+import java.util.TreeMap;
+import java.util.TreeSet;
+import redis.clients.jedis.RedisClusterClient;
 import redis.clients.jedis.UnifiedJedis;
+import redis.clients.jedis.util.JedisClusterCRC16;
 
 /**
- * A stage-5 client that also takes several names as one lock ({@link #getAll}), without deadlock
- * and all or nothing. Its single names are stage 5's locks.
+ * A stage-5 client that also takes several names as one lock ({@link #getAll}). The names one node
+ * serves (all of them on a single server; on a Cluster, those of one slot, which hash tags such as
+ * {@code {order:7}stock} and {@code {order:7}account} arrange) are taken all or none in one script,
+ * renewed as one hold and given back in one script. Names on several slots become one such lock per
+ * slot, held together by a {@link MultiNameLock}. A single name is stage 5's lock, in one script too.
  */
-public class MultiNameLocks extends PubSubLocks implements CompositeLocks {
+public final class MultiNameLocks extends PubSubLocks implements CompositeLocks {
 
-    /** A client over {@code redis}. */
+    /** The names the calling thread is asking {@link #get} for; none: a lock of one name. */
+    private final ThreadLocal<List<String>> asking = new ThreadLocal<>();
+    private final NameHolds nameHolds = new NameHolds();
+
+    /** A client over {@code redis}: a single server, or a Cluster. */
     public MultiNameLocks(UnifiedJedis redis, LockOptions options) {
         super(redis, options, claimsAnd(Guarantee.NO_DEADLOCK, Guarantee.ALL_OR_NOTHING));
     }
 
     @Override
     public DistLock getAll(String... names) {
-        List<String> listed = List.of(Objects.requireNonNull(names, "names"));
-        if (listed.isEmpty()) {
+        Objects.requireNonNull(names, "names must not be null");
+        if (names.length == 0) {
             throw new IllegalArgumentException("names must hold at least one name, was empty");
         }
-        Set<String> seen = new HashSet<>();
-        for (String name : listed) {
+        // Sorted: every lock over a set of names takes its slots in one order, and each slot's names in one script.
+        Map<Integer, List<String>> bySlot = new TreeMap<>();
+        TreeSet<String> seen = new TreeSet<>();
+        for (String name : names) {
             if (!seen.add(Args.name(name, "names"))) {
                 throw new IllegalArgumentException("names must not hold one name twice, was '" + name + "' twice");
             }
         }
-        return listed.size() == 1 ? get(listed.get(0)) : new MultiNameLock(listed.stream().map(this::get).toList());
+        for (String name : seen) {
+            bySlot.computeIfAbsent(slot(name), s -> new ArrayList<>()).add(name);
+        }
+        List<DistLock> perSlot = bySlot.values().stream().map(this::lockOver).toList();
+        return perSlot.size() == 1 ? perSlot.get(0) : new MultiNameLock(perSlot);
+    }
+
+    /** The one-script lock over {@code names}, all of one slot: this client's one object for them. */
+    private DistLock lockOver(List<String> names) {
+        String name = String.join("+", names);
+        if (names.size() == 1) {
+            return get(name);
+        }
+        asking.set(names);
+        DistLock lock;
+        try {
+            lock = get(name);
+        } finally {
+            asking.remove();
+        }
+        if (!((NameGroupLock) lock).names().equals(names)) {
+            throw new IllegalArgumentException("this client already has a lock of the one name '" + name
+                    + "', which is not the lock over " + names + ": use another client for one of them");
+        }
+        return lock;
+    }
+
+    /** The slot {@code name} lives in: all names share one on a single server. */
+    private int slot(String name) {
+        return redis() instanceof RedisClusterClient ? JedisClusterCRC16.getSlot(name) : 0;
+    }
+
+    /** The channels this client's waiters sleep on right now, for tests. */
+    Set<String> waitedChannels() {
+        return subscriber().channels();
+    }
+
+    @Override
+    protected DistLock newLock(String name) {
+        List<String> names = asking.get();
+        return new NameGroupLock(name, names != null ? names : List.of(name), this, watchdog(), subscriber(), nameHolds);
     }
 }

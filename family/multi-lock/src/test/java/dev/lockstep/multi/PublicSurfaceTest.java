@@ -29,6 +29,10 @@ class PublicSurfaceTest {
                 "MultiNameLock.tryLock(Duration, Duration): boolean",
                 "MultiNameLock.tryLock(long, TimeUnit): boolean",
                 "MultiNameLock.unlock(): void",
-                "class MultiNameLock"), PublicSurface.of(MultiNameLock.class));
+                "MultiNameLocks.<init>(UnifiedJedis, LockOptions)",
+                "MultiNameLocks.getAll(String[]): DistLock",
+                "MultiNameLocks.protected newLock(String): DistLock",
+                "class MultiNameLock",
+                "class MultiNameLocks"), PublicSurface.of(MultiNameLock.class));
     }
 }

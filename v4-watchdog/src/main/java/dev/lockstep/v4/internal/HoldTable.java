@@ -101,7 +101,12 @@ public final class HoldTable {
 
     /** How many holds the calling thread has (acquisitions minus unlocks), 0 when it holds none. */
     public int depth() {
-        Hold hold = byThread.get(Thread.currentThread().getId());
+        return depthOf(Thread.currentThread().getId());
+    }
+
+    /** How many holds thread {@code threadId} has; asked by another thread, as its owner last left it. */
+    public int depthOf(long threadId) {
+        Hold hold = byThread.get(threadId);
         return hold != null && hold.isHeld() ? hold.depth() : 0;
     }
 

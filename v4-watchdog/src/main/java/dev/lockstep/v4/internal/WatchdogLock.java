@@ -91,7 +91,8 @@ public class WatchdogLock extends AbstractDistLock {
             }
             throw e;
         }
-        if (reply instanceof Long holderLease) {
+        Long holderLease = blockedFor(reply);
+        if (holderLease != null) {
             if (held > 0) {
                 holds.lose("a re-entry found this owner's field gone from Redis");
             }
@@ -157,6 +158,11 @@ public class WatchdogLock extends AbstractDistLock {
         });
     }
 
+    /** Local and instant: thread {@code threadId}'s count of holds, 0 once its lease was lost. */
+    protected final int holdCountOf(long threadId) {
+        return holds.depthOf(threadId);
+    }
+
     /** Local and instant: this thread's count of holds, 0 once its lease was lost. */
     @Override
     public final int holdCount() {
@@ -194,6 +200,11 @@ public class WatchdogLock extends AbstractDistLock {
     /** The keys {@link #lockScript()} touches: here the lock's hash alone. */
     protected List<String> lockKeys() {
         return List.of(key());
+    }
+
+    /** How many ms the holder's lease still runs, given what {@link #lockScript()} answered; null when it took the lock. */
+    protected Long blockedFor(Object reply) {
+        return reply instanceof Long holderLease ? holderLease : null;
     }
 
     /** Called on the taking thread with what {@link #lockScript()} answered when it took the lock. */

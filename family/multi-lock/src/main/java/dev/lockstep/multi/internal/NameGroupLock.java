@@ -1,0 +1,190 @@
+package dev.lockstep.multi.internal;
+
+import dev.lockstep.internal.AbstractLocks;
+import dev.lockstep.internal.Args;
+import dev.lockstep.internal.Lease;
+import dev.lockstep.internal.LuaScript;
+import dev.lockstep.internal.Patience;
+import dev.lockstep.v3.internal.RedissonLayout;
+import dev.lockstep.v4.internal.Watchdog;
+import dev.lockstep.v4.internal.WatchdogLock;
+import dev.lockstep.v5.internal.AcquireLoop;
+import dev.lockstep.v5.internal.Subscriber;
+import java.time.Duration;
+import java.util.ArrayList;
+import java.util.List;
+
+/**
+ * Several names of one node (one Redis server, or one Cluster slot) as one stage-5 lock: taken all
+ * or none in one script, renewed as one hold, released in one script. Each name stays a lock of its
+ * own in Redis, in stage 3's layout, so a single-name lock of the name, ours or Redisson's, and this
+ * one exclude each other. A waiter sleeps on the release channel of the name that stopped it.
+ *
+ * <p>A thread may hold a name through this lock and others of its client at once; each script
+ * writes the name's count as the client keeps it, summed over those locks ({@link NameHolds}).
+ */
+public final class NameGroupLock extends WatchdogLock {
+
+    private static final LuaScript LOCK_ALL = LuaScript.load(NameGroupLock.class, "lock-all.lua");
+    private static final LuaScript UNLOCK_ALL = LuaScript.load(NameGroupLock.class, "unlock-all.lua");
+    private static final LuaScript RENEW_ALL = LuaScript.load(NameGroupLock.class, "renew-all.lua");
+    /** The name that stopped the calling thread's last try, for the wait that follows. */
+    private static final ThreadLocal<String> BLOCKER = new ThreadLocal<>();
+
+    private final List<String> names;
+    private final List<String> channels;
+    private final Subscriber subscriber;
+    private final NameHolds nameHolds;
+
+    /**
+     * The lock called {@code name} over {@code names} (sorted, distinct, one node's) of {@code client},
+     * renewed by {@code watchdog}, waiting through {@code subscriber}, its holds counted in {@code nameHolds}.
+     */
+    public NameGroupLock(String name, List<String> names, AbstractLocks client, Watchdog watchdog,
+            Subscriber subscriber, NameHolds nameHolds) {
+        super(name, client, watchdog);
+        this.names = List.copyOf(names);
+        this.channels = this.names.stream().map(RedissonLayout::releaseChannel).toList();
+        this.subscriber = subscriber;
+        this.nameHolds = nameHolds;
+        nameHolds.add(this);
+    }
+
+    /** The names, in the order the scripts take them. */
+    public List<String> names() {
+        return names;
+    }
+
+    /** Thread {@code threadId}'s holds of this lock. */
+    int holdsOf(long threadId) {
+        return holdCountOf(threadId);
+    }
+
+    /**
+     * Stage 5's wait, on the channel of whichever name stopped the last try: a waiter whose try is
+     * stopped by another name than the one it sleeps on moves to that name's channel.
+     */
+    @Override
+    protected boolean acquire(Lease lease, long waitNanos) throws InterruptedException {
+        checkNotInterrupted();
+        long deadline = System.nanoTime() + waitNanos;
+        Patience patience = patience(waitNanos);
+        AcquireLoop loop = new AcquireLoop(name(), subscriber, options().spinInterval().multipliedBy(10),
+                this::isHeldByCurrentThread, () -> options().spinInterval().toNanos());
+        String awaited = names.get(0);
+        while (true) {
+            String watching = awaited;
+            // A failed attempt reports an unknown holder lease: the waiter sleeps one retry interval.
+            Subscriber.Attempt attempt = () -> {
+                BLOCKER.remove();
+                Long holderLease = patience.attempt(() -> ask("acquire", () -> tryAcquire(lease)), -1L);
+                String blocker = BLOCKER.get();
+                if (holderLease != null && blocker != null && !blocker.equals(watching)) {
+                    throw new StoppedElsewhere(blocker);
+                }
+                return holderLease;
+            };
+            long left = waitNanos < 0 ? waitNanos : Math.max(0, deadline - System.nanoTime());
+            try {
+                return loop.run(RedissonLayout.releaseChannel(watching), left, attempt, first -> attempt);
+            } catch (StoppedElsewhere moved) {
+                if (waitNanos >= 0 && deadline - System.nanoTime() <= 0) {
+                    return false;
+                }
+                awaited = moved.name;
+            } finally {
+                BLOCKER.remove();
+            }
+        }
+    }
+
+    @Override
+    protected LuaScript lockScript() {
+        return LOCK_ALL;
+    }
+
+    @Override
+    protected List<String> lockKeys() {
+        return names;
+    }
+
+    /** The lease, the owner, and the caller's holds of each name, through every lock of this client. */
+    @Override
+    protected List<String> lockArgs(Lease lease, String owner, int holds) {
+        long thread = Thread.currentThread().getId();
+        List<String> args = new ArrayList<>(names.size() + 2);
+        args.add(Long.toString(lease.millis()));
+        args.add(owner);
+        names.forEach(name -> args.add(Integer.toString(nameHolds.of(name, thread))));
+        return args;
+    }
+
+    /** The script answers {@code {i, pttl}} when name {@code i} stopped it, nil when it took them all. */
+    @Override
+    protected Long blockedFor(Object reply) {
+        if (reply instanceof List<?> stopped) {
+            BLOCKER.set(names.get(((Long) stopped.get(0)).intValue() - 1));
+            return (Long) stopped.get(1);
+        }
+        BLOCKER.remove();
+        return null;
+    }
+
+    @Override
+    protected boolean renew(String owner, long leaseMillis) {
+        return Long.valueOf(1).equals(RENEW_ALL.run(redis(), names, List.of(Long.toString(leaseMillis), owner)));
+    }
+
+    /**
+     * Ends one hold of {@code owner}'s, which had {@code holds}: each name's count is the owner's
+     * holds of it through the client's other locks, plus {@code holds}, less one.
+     */
+    @Override
+    protected Object unlockScript(String owner, int holds) {
+        long thread = Long.parseLong(owner.substring(owner.lastIndexOf(':') + 1));
+        int mine = holdCountOf(thread);
+        List<String> args = new ArrayList<>(2 * names.size() + 3);
+        args.add(owner);
+        args.add(RedissonLayout.RELEASED);
+        args.add(Integer.toString(holds));
+        names.forEach(name -> args.add(Integer.toString(nameHolds.of(name, thread) - mine + holds)));
+        args.addAll(channels);
+        return UNLOCK_ALL.run(redis(), names, args);
+    }
+
+    /** Force-unlocks each name; true when any was held. */
+    @Override
+    public boolean forceUnlock() {
+        return ask("forceUnlock", () -> {
+            boolean any = false;
+            for (int i = 0; i < names.size(); i++) {
+                any |= RedissonLayout.forceUnlock(redis(), names.get(i), channels.get(i));
+            }
+            return any;
+        });
+    }
+
+    /** Whether any name is held by anyone: then taking them now would wait. */
+    @Override
+    public boolean isLocked() {
+        return ask("isLocked", () -> redis().exists(names.toArray(String[]::new)) > 0);
+    }
+
+    /** The shortest lease left on any name: the whole is held no longer. */
+    @Override
+    public Duration remainingLease() {
+        return ask("remainingLease", () -> names.stream().map(name -> Args.remaining(redis().pttl(name)))
+                .min(Duration::compareTo).orElseThrow());
+    }
+
+    /** The try was stopped by {@code name}, not the name the waiter sleeps on. */
+    private static final class StoppedElsewhere extends RuntimeException {
+
+        private final String name;
+
+        StoppedElsewhere(String name) {
+            super(null, null, false, false);
+            this.name = name;
+        }
+    }
+}
