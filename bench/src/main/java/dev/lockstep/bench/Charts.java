@@ -62,6 +62,40 @@ public final class Charts {
         save(throughput(results, "ContendedThroughput.twoClients", title), directory, name);
     }
 
+    /**
+     * The two charts of the several-names run, as {@code several-names-uncontended.png} (three names,
+     * in round trips) and {@code several-names-contended.png} (eight threads, mean and longest wait).
+     */
+    static void drawSeveralNames(Results results, Path directory) throws IOException {
+        System.setProperty("java.awt.headless", "true");
+        Files.createDirectories(directory);
+        double rtt = results.roundTripMicros();
+        CategoryChart uncontended = bars("Three names on one server, lock() + unlock(), nobody else asking",
+                "round trips (median PING = 1)");
+        CategoryChart contended = bars("Eight threads over two clients, 2 or 3 of 5 names each", "milliseconds");
+        List<String> names = new ArrayList<>();
+        List<Double> medians = new ArrayList<>();
+        List<Double> sent = new ArrayList<>();
+        List<Double> means = new ArrayList<>();
+        List<Double> longest = new ArrayList<>();
+        for (SeveralNames.Contender contender : SeveralNames.Contender.values()) {
+            Run alone = results.get("SeveralNames.lockUnlock", "contender", contender.name(), 1);
+            Run crowd = results.get("SeveralNames.contended", "contender", contender.name(), 8);
+            names.add(contender.label());
+            medians.add(alone.primary().p50() / rtt);
+            sent.add(alone.perAcquisition("roundTrips"));
+            means.add(crowd.primary().score() / 1000);
+            longest.add(crowd.primary().max() / 1000);
+        }
+        uncontended.addSeries("median time", names, medians);
+        uncontended.addSeries("round trips sent", names, sent);
+        contended.addSeries("mean wait + lock + unlock", names, means);
+        contended.addSeries("longest", names, longest);
+        logarithmicFrom(contended, means);
+        save(uncontended, directory, "several-names-uncontended");
+        save(contended, directory, "several-names-contended");
+    }
+
     private static XYChart throughput(Results results, String benchmark, String title) {
         XYChart chart = xy(title, "threads", "acquisitions per second");
         chart.getStyler().setYAxisLogarithmic(false);

@@ -89,11 +89,15 @@ public final class Profile {
 
     public static void main(String[] args) throws RunnerException, IOException {
         if (args.length != 1) {
-            System.err.println("usage: Profile quick|full|fair-lock|virtual-threads   (from the repository root)");
+            System.err.println("usage: Profile quick|full|fair-lock|several-names|virtual-threads   (from the repository root)");
             System.exit(2);
         }
         if (args[0].equals("fair-lock")) {
             fairLock();
+            return;
+        }
+        if (args[0].equals("several-names")) {
+            severalNames();
             return;
         }
         if (args[0].equals("virtual-threads")) {
@@ -157,6 +161,28 @@ public final class Profile {
                 "One lock, threads split over two clients: the fair lock");
         System.out.println(machine());
         System.out.printf("fair-lock run: %s and docs/img/fair-lock-throughput.png after %s%n", json, Duration.ofNanos(System.nanoTime() - started).withNanos(0));
+    }
+
+    /**
+     * Several names at once: {@link SeveralNames}' three contenders uncontended and under contention,
+     * beside a PING round trip, in about five minutes. Writes {@code bench/results/several-names.json}
+     * and its two charts.
+     */
+    private static void severalNames() throws RunnerException, IOException {
+        Kind kind = Kind.QUICK;
+        Path json = Path.of("bench", "results", "several-names.json");
+        long started = System.nanoTime();
+        System.out.println(machine());
+        List<RunResult> results = new ArrayList<>(run(kind.options(RoundTrip.class, "ping")));
+        results.addAll(run(kind.options(SeveralNames.class, "lockUnlock").measurementIterations(3)));
+        results.addAll(run(kind.options(SeveralNames.class, "contended").measurementIterations(3)
+                .measurementTime(TimeValue.seconds(5))));
+        Files.createDirectories(json.getParent());
+        ResultFormatFactory.getInstance(ResultFormatType.JSON, json.toString()).writeOut(results);
+        Charts.drawSeveralNames(Results.read(json), Path.of("docs", "img"));
+        System.out.println(machine());
+        System.out.printf("several-names run: %s and docs/img/several-names-*.png after %s%n", json,
+                Duration.ofNanos(System.nanoTime() - started).withNanos(0));
     }
 
     /**

@@ -18,14 +18,15 @@ import java.util.stream.StreamSupport;
 /** The figures of one JMH JSON results file, for the charts and the tables. */
 final class Results {
 
-    /** A score with its median and 90th percentile: of the samples for a latency, of the iterations for a throughput. */
-    record Metric(double score, double p50, double p90, String unit) {
+    /** A score with its median, 90th percentile and maximum: of the samples for a latency, of the iterations for a throughput. */
+    record Metric(double score, double p50, double p90, double max, String unit) {
 
         private static Metric of(JsonObject metric) {
             JsonObject percentiles = metric.getAsJsonObject("scorePercentiles");
             return new Metric(metric.get("score").getAsDouble(),
                     percentiles.get("50.0").getAsDouble(),
                     percentiles.get("90.0").getAsDouble(),
+                    percentiles.get("100.0").getAsDouble(),
                     metric.get("scoreUnit").getAsString());
         }
     }

@@ -11,7 +11,6 @@ import java.util.UUID;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicInteger;
 import java.util.concurrent.locks.Lock;
-import org.openjdk.jmh.annotations.AuxCounters;
 import org.openjdk.jmh.annotations.Benchmark;
 import org.openjdk.jmh.annotations.BenchmarkMode;
 import org.openjdk.jmh.annotations.Level;
@@ -23,7 +22,6 @@ import org.openjdk.jmh.annotations.Setup;
 import org.openjdk.jmh.annotations.State;
 import org.openjdk.jmh.annotations.TearDown;
 import org.openjdk.jmh.annotations.Threads;
-import org.openjdk.jmh.infra.ThreadParams;
 import org.redisson.api.RedissonClient;
 
 /**
@@ -47,17 +45,28 @@ public class SeveralNames {
     /** Who takes the names. */
     public enum Contender {
         /** {@link MultiNameLocks#getAll}: the names of one node in one script. */
-        ONE_SCRIPT,
+        ONE_SCRIPT("getAll (one script)"),
         /** {@link MultiNameLock} over {@link PubSubLocks}' locks of one client: one request per name. */
-        MULTI_NAME_LOCK,
+        MULTI_NAME_LOCK("MultiNameLock over v5"),
         /** {@code RedissonMultiLock} over {@code RLock}s of one Redisson client. */
-        REDISSON_MULTILOCK
+        REDISSON_MULTILOCK("RedissonMultiLock");
+
+        private final String label;
+
+        Contender(String label) {
+            this.label = label;
+        }
+
+        /** The name charts give it. */
+        String label() {
+            return label;
+        }
     }
 
     /** Acquisitions and the servers' work over one iteration. */
     abstract static class Counted {
 
-        final SeveralNamesWindow window = new SeveralNamesWindow();
+        final SeveralNamesWork window = new SeveralNamesWork();
         RedisServers servers;
 
         @Setup(Level.Iteration)
@@ -168,66 +177,8 @@ public class SeveralNames {
         }
     }
 
-    /** What the servers did per iteration of {@link #lockUnlock}, reported by its one thread. */
-    @State(Scope.Thread)
-    @AuxCounters(AuxCounters.Type.EVENTS)
-    public static class WholeWork {
-
-        private SeveralNamesWindow window;
-
-        @Setup(Level.Iteration)
-        public void begin(Whole whole) {
-            window = whole.window;
-        }
-
-        /** Locks taken in the iteration. */
-        public long acquisitions() {
-            return window.acquisitions();
-        }
-
-        /** Requests of any kind in the iteration: round trips. */
-        public long roundTrips() {
-            return window.work().roundTrips();
-        }
-
-        /** Commands the server ran in the iteration, inside scripts too. */
-        public long commands() {
-            return window.work().commands();
-        }
-    }
-
-    /** What the servers did per iteration of {@link #contended}: thread 0 reports, the others report zeros. */
-    @State(Scope.Thread)
-    @AuxCounters(AuxCounters.Type.EVENTS)
-    public static class CrowdWork {
-
-        private SeveralNamesWindow window;
-        private boolean reporting;
-
-        @Setup(Level.Iteration)
-        public void begin(Crowd crowd, ThreadParams thread) {
-            window = crowd.window;
-            reporting = thread.getThreadIndex() == 0;
-        }
-
-        /** Locks taken in the iteration, by all threads. */
-        public long acquisitions() {
-            return reporting ? window.acquisitions() : 0;
-        }
-
-        /** Requests of any kind in the iteration: round trips. */
-        public long roundTrips() {
-            return reporting ? window.work().roundTrips() : 0;
-        }
-
-        /** Commands the server ran in the iteration, inside scripts too. */
-        public long commands() {
-            return reporting ? window.work().commands() : 0;
-        }
-    }
-
     @Benchmark
-    public void lockUnlock(Whole whole, WholeWork work) {
+    public void lockUnlock(Whole whole, SeveralNamesWork.Alone work) {
         whole.lock.lock();
         whole.lock.unlock();
         whole.window.acquired();
@@ -235,7 +186,7 @@ public class SeveralNames {
 
     @Benchmark
     @Threads(8)
-    public void contended(Crowd crowd, Draw draw, CrowdWork work) {
+    public void contended(Crowd crowd, Draw draw, SeveralNamesWork.Crowded work) {
         Lock lock = draw.locks.get(draw.random.nextInt(draw.locks.size()));
         lock.lock();
         lock.unlock();
