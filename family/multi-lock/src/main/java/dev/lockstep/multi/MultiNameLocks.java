@@ -54,7 +54,16 @@ public final class MultiNameLocks extends PubSubLocks implements CompositeLocks 
         for (String name : seen) {
             bySlot.computeIfAbsent(slot(name), s -> new ArrayList<>()).add(name);
         }
-        List<DistLock> perSlot = bySlot.values().stream().map(this::lockOver).toList();
+        List<DistLock> perSlot = new ArrayList<>();
+        bySlot.forEach((slot, sameSlot) -> {
+            if (slot(String.join("+", sameSlot)) == slot) {
+                perSlot.add(lockOver(sameSlot));
+            } else {
+                // Names in one slot by chance, without a common hash tag: the joined name, which routes the
+                // lock's WAIT for replicas, hashes to another slot. They are taken one by one instead.
+                sameSlot.forEach(name -> perSlot.add(get(name)));
+            }
+        });
         return perSlot.size() == 1 ? perSlot.get(0) : new MultiNameLock(perSlot);
     }
 

@@ -2,9 +2,11 @@ package dev.lockstep.multi;
 
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertFalse;
+import static org.junit.jupiter.api.Assertions.assertInstanceOf;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import dev.lockstep.DistLock;
+import dev.lockstep.multi.internal.NameGroupLock;
 import dev.lockstep.testkit.client.LockThread;
 import dev.lockstep.testkit.contract.InteropStories;
 import dev.lockstep.testkit.interop.InteropGround;
@@ -39,6 +41,10 @@ class RedissonInteropTest extends InteropStories {
         RedissonClient redisson = ground.redisson();
         MultiNameLocks locks = (MultiNameLocks) ground.locks();
         UnifiedJedis redis = ground.redis();
+        assertInstanceOf(NameGroupLock.class, locks.getAll("{order:7}payment", "{order:7}inventory"),
+                "names that share a hash tag take one script on the " + where);
+        assertInstanceOf(where.equals("cluster") ? MultiNameLock.class : NameGroupLock.class,
+                locks.getAll("payment", "inventory"), "names on different slots take one script each on a cluster");
         for (List<String> names : List.of(List.of("inventory", "order", "payment"),
                 List.of("{order:7}inventory", "{order:7}order", "{order:7}payment"))) {
             String a = names.get(0);

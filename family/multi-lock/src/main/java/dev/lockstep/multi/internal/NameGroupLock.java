@@ -62,7 +62,8 @@ public final class NameGroupLock extends WatchdogLock {
 
     /**
      * Stage 5's wait, on the channel of whichever name stopped the last try: a waiter whose try is
-     * stopped by another name than the one it sleeps on moves to that name's channel.
+     * stopped by another name than the one it sleeps on moves to that name's channel, where the
+     * try that moved it stands for the first try before subscribing.
      */
     @Override
     protected boolean acquire(Lease lease, long waitNanos) throws InterruptedException {
@@ -71,30 +72,53 @@ public final class NameGroupLock extends WatchdogLock {
         Patience patience = patience(waitNanos);
         AcquireLoop loop = new AcquireLoop(name(), subscriber, options().spinInterval().multipliedBy(10),
                 this::isHeldByCurrentThread, () -> options().spinInterval().toNanos());
-        String awaited = names.get(0);
+        Tries tries = new Tries(names.get(0), null, lease, patience);
         while (true) {
-            String watching = awaited;
-            // A failed attempt reports an unknown holder lease: the waiter sleeps one retry interval.
-            Subscriber.Attempt attempt = () -> {
-                BLOCKER.remove();
-                Long holderLease = patience.attempt(() -> ask("acquire", () -> tryAcquire(lease)), -1L);
-                String blocker = BLOCKER.get();
-                if (holderLease != null && blocker != null && !blocker.equals(watching)) {
-                    throw new StoppedElsewhere(blocker);
-                }
-                return holderLease;
-            };
             long left = waitNanos < 0 ? waitNanos : Math.max(0, deadline - System.nanoTime());
             try {
-                return loop.run(RedissonLayout.releaseChannel(watching), left, attempt, first -> attempt);
+                return loop.run(RedissonLayout.releaseChannel(tries.watching), left, tries, first -> tries);
             } catch (StoppedElsewhere moved) {
                 if (waitNanos >= 0 && deadline - System.nanoTime() <= 0) {
                     return false;
                 }
-                awaited = moved.name;
+                tries = new Tries(moved.name, moved.holderLease, lease, patience);
             } finally {
                 BLOCKER.remove();
             }
+        }
+    }
+
+    /** Tries for every name while the waiter sleeps on {@code watching}'s channel. */
+    private final class Tries implements Subscriber.Attempt {
+
+        private final String watching;
+        private final Lease lease;
+        private final Patience patience;
+        /** The answer of the try that moved the waiter here, standing for its next try; null once used. */
+        private Long known;
+
+        Tries(String watching, Long known, Lease lease, Patience patience) {
+            this.watching = watching;
+            this.known = known;
+            this.lease = lease;
+            this.patience = patience;
+        }
+
+        @Override
+        public Long tryOnce() {
+            if (known != null) {
+                Long answer = known;
+                known = null;
+                return answer;
+            }
+            BLOCKER.remove();
+            // A failed attempt reports an unknown holder lease: the waiter sleeps one retry interval.
+            Long holderLease = patience.attempt(() -> ask("acquire", () -> tryAcquire(lease)), -1L);
+            String blocker = BLOCKER.get();
+            if (holderLease != null && blocker != null && !blocker.equals(watching)) {
+                throw new StoppedElsewhere(blocker, holderLease);
+            }
+            return holderLease;
         }
     }
 
@@ -177,14 +201,16 @@ public final class NameGroupLock extends WatchdogLock {
                 .min(Duration::compareTo).orElseThrow());
     }
 
-    /** The try was stopped by {@code name}, not the name the waiter sleeps on. */
+    /** The try was stopped by {@code name}, whose holder's lease runs {@code holderLease} ms more, not by the name the waiter sleeps on. */
     private static final class StoppedElsewhere extends RuntimeException {
 
         private final String name;
+        private final long holderLease;
 
-        StoppedElsewhere(String name) {
+        StoppedElsewhere(String name, long holderLease) {
             super(null, null, false, false);
             this.name = name;
+            this.holderLease = holderLease;
         }
     }
 }
