@@ -75,8 +75,9 @@ public final class NameGroupLock extends WatchdogLock {
         Tries tries = new Tries(names.get(0), null, lease, patience);
         while (true) {
             long left = waitNanos < 0 ? waitNanos : Math.max(0, deadline - System.nanoTime());
+            Tries here = tries;
             try {
-                return loop.run(RedissonLayout.releaseChannel(tries.watching), left, tries, first -> tries);
+                return loop.run(RedissonLayout.releaseChannel(here.watching), left, here, first -> here);
             } catch (StoppedElsewhere moved) {
                 if (waitNanos >= 0 && deadline - System.nanoTime() <= 0) {
                     return false;
