@@ -55,7 +55,7 @@ class InventoryApiTest extends SingleNodeTest {
                 () -> assertEquals(201, second.statusCode(), second.body()),
                 () -> assertEquals(409, third.statusCode(), third.body()),
                 () -> assertTrue(third.body().contains("p1 has 0 in stock; the order asked for 1"), third.body()),
-                () -> assertEquals("{\"id\":\"p1\",\"stock\":0,\"sold\":2,\"orders\":2}", product("p1")));
+                () -> assertEquals("{\"id\":\"p1\",\"stock\":0,\"price\":1,\"sold\":2,\"orders\":2}", product("p1")));
     }
 
     @Test
@@ -68,7 +68,7 @@ class InventoryApiTest extends SingleNodeTest {
             assertEquals(503, refused.statusCode(), refused.body());
             assertTrue(refused.body().contains("the lock on p1 was not free within 300 ms; nothing was sold"), refused.body());
         }
-        assertEquals("{\"id\":\"p1\",\"stock\":2,\"sold\":0,\"orders\":0}", product("p1"));
+        assertEquals("{\"id\":\"p1\",\"stock\":2,\"price\":1,\"sold\":0,\"orders\":0}", product("p1"));
     }
 
     @Test
@@ -81,7 +81,7 @@ class InventoryApiTest extends SingleNodeTest {
         assertEquals(503, refused.statusCode(), refused.body());
         assertTrue(refused.body().contains("expired while this order worked, and a later holder got to the stock first"),
                 refused.body());
-        assertEquals("{\"id\":\"p1\",\"stock\":2,\"sold\":0,\"orders\":0}", product("p1"));
+        assertEquals("{\"id\":\"p1\",\"stock\":2,\"price\":1,\"sold\":0,\"orders\":0}", product("p1"));
     }
 
     @ParameterizedTest(name = "{0} {1} {2}: {3}")
@@ -104,7 +104,7 @@ class InventoryApiTest extends SingleNodeTest {
         assertAll(
                 () -> assertEquals(status, response.statusCode(), response.body()),
                 () -> assertTrue(response.body().contains(detail), response.body()),
-                () -> assertEquals("{\"id\":\"p1\",\"stock\":2,\"sold\":0,\"orders\":0}", product("p1")),
+                () -> assertEquals("{\"id\":\"p1\",\"stock\":2,\"price\":1,\"sold\":0,\"orders\":0}", product("p1")),
                 () -> assertEquals(keysBefore, keys(), "keys in Redis"));
     }
 
