@@ -26,7 +26,7 @@ class AccountController {
     /** The account's balance and the orders it paid for since it was funded. */
     @GetMapping
     Account account(@PathVariable String id) {
-        return accounts.find(InventoryController.checked("account", id)).orElseThrow(() -> Refusal.unknownAccount(id));
+        return accounts.find(InventoryController.checked("an account id", id)).orElseThrow(() -> Refusal.unknownAccount(id));
     }
 
     /** Sets the account's balance (creating it) and zeroes its counts: {@code {"balance": 100}}. */
@@ -35,7 +35,7 @@ class AccountController {
         if (body.balance() == null || body.balance() < 0) {
             throw Refusal.badInput("balance must be given and not negative, was " + body.balance());
         }
-        return accounts.fund(InventoryController.checked("account", id), body.balance());
+        return accounts.fund(InventoryController.checked("an account id", id), body.balance());
     }
 
     /**
@@ -51,7 +51,7 @@ class AccountController {
         if (body.quantity() == null || body.quantity() < 1) {
             throw Refusal.badInput("quantity must be given and at least 1, was " + body.quantity());
         }
-        return orders.order(InventoryController.checked("account", id), InventoryController.checked("product", body.product()),
+        return orders.order(InventoryController.checked("an account id", id), InventoryController.checked("a product id", body.product()),
                 body.quantity());
     }
 

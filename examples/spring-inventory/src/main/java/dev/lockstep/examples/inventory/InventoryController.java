@@ -31,7 +31,7 @@ class InventoryController {
     /** The product's stock and the orders taken since it was restocked. */
     @GetMapping
     Product product(@PathVariable String id) {
-        return stock.find(checked("product", id)).orElseThrow(() -> Refusal.unknownProduct(id));
+        return stock.find(checked("a product id", id)).orElseThrow(() -> Refusal.unknownProduct(id));
     }
 
     /**
@@ -47,7 +47,7 @@ class InventoryController {
         if (price < 0 || price > MAX_PRICE) {
             throw Refusal.badInput("price must be 0 to " + MAX_PRICE + ", was " + price);
         }
-        return stock.restock(checked("product", id), body.stock(), price);
+        return stock.restock(checked("a product id", id), body.stock(), price);
     }
 
     /** Sells {@code {"quantity": n}} units: 201, or 404, 409, 503 as {@link OrderService#order} says. */
@@ -57,13 +57,13 @@ class InventoryController {
         if (body.quantity() == null || body.quantity() < 1) {
             throw Refusal.badInput("quantity must be given and at least 1, was " + body.quantity());
         }
-        return orders.order(checked("product", id), body.quantity());
+        return orders.order(checked("a product id", id), body.quantity());
     }
 
-    /** {@code id}, when it is a valid id of a {@code kind} (a product, an account). */
-    static String checked(String kind, String id) {
+    /** {@code id}, when it is valid as {@code what} ("a product id", "an account id"). */
+    static String checked(String what, String id) {
         if (!ID.matcher(id).matches()) {
-            throw Refusal.badInput("a " + kind + " id is 1 to 64 letters, digits, '-' or '_', was \"" + id + "\"");
+            throw Refusal.badInput(what + " is 1 to 64 letters, digits, '-' or '_', was \"" + id + "\"");
         }
         return id;
     }

@@ -14,6 +14,7 @@ import dev.lockstep.testkit.fixture.SingleNodeTest;
 import java.net.http.HttpClient;
 import java.net.http.HttpResponse;
 import java.util.ArrayList;
+import java.util.Arrays;
 import java.util.Collections;
 import java.util.List;
 import java.util.Map;
@@ -23,16 +24,19 @@ import java.util.concurrent.Executors;
 import java.util.concurrent.Future;
 import java.util.concurrent.TimeUnit;
 import java.util.stream.Collectors;
+import java.util.stream.Stream;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.params.ParameterizedTest;
+import org.junit.jupiter.params.provider.Arguments;
 import org.junit.jupiter.params.provider.EnumSource;
+import org.junit.jupiter.params.provider.MethodSource;
 import redis.clients.jedis.Jedis;
 import tools.jackson.databind.json.JsonMapper;
 
 /**
  * Account orders on every stage the service offers, over real HTTP and a real Redis: one lock over
  * the product and the account keeps crowded orders from selling a unit twice or spending a balance
- * twice, never deadlocks against a job that lists the two names the other way round, and a refused
+ * twice, never deadlocks against a job that takes the two locks in another order, and a refused
  * or timed-out order leaves neither lock held. Without a lock the same crowd sells and charges twice.
  */
 class AccountOrderTest extends SingleNodeTest {
@@ -93,53 +97,93 @@ class AccountOrderTest extends SingleNodeTest {
         }
     }
 
+    /** How the restock job takes the account's and the product's locks, listing them the other way round from the service. */
+    enum Job {
+        /** One lock over both, the names listed account first. */
+        COMPOSITE_ACCOUNT_FIRST,
+        /** By hand, the account's lock and then the product's. */
+        NESTED_ACCOUNT_FIRST
+    }
+
+    static Stream<Arguments> stagesAndJobs() {
+        return Arrays.stream(Stage.values()).filter(stage -> stage != Stage.NONE)
+                .flatMap(stage -> Arrays.stream(Job.values()).map(job -> Arguments.of(stage, job)));
+    }
+
     /**
-     * The service lists the product first; a restock job, a second client of the same stage, lists
-     * the account first and adds a unit to the stock by reading it and writing it back. Nested
-     * locks taken in those two orders deadlock (from stage 4 on the watchdog keeps both holds alive),
-     * and orders would time out with 503; the job's restocks would be lost if it overlapped an order.
+     * Orders, which list the product first, run beside a restock job, a second client of the same
+     * stage, that lists the account first and adds a unit to the stock by reading it and writing it
+     * back. Had the service nested the two locks by hand in its listed order, it would deadlock with
+     * the nesting job (from stage 4 on the watchdog keeps both holds alive): orders would time out
+     * with 503. A restock that overlapped an order would be lost.
      */
-    @ParameterizedTest(name = "{0}")
-    @EnumSource(value = Stage.class, names = "NONE", mode = EnumSource.Mode.EXCLUDE)
-    void aJobListingTheNamesTheOtherWayRoundNeverDeadlocksWithOrders(Stage stage) throws Exception {
+    @ParameterizedTest(name = "{0}, {1}")
+    @MethodSource("stagesAndJobs")
+    void aJobTakingTheLocksInAnotherOrderNeverDeadlocksWithOrders(Stage stage, Job job) throws Exception {
         int restocks = 20;
+        int orders = 30;
         try (InProcessService service = start(stage, PATIENT, "--inventory.work=2ms")) {
             restockAndFund(service);
             Locks jobClient = closedAfter(stage.open(List.of(closedAfter(node.newClient())), LockOptions.defaults()));
-            DistLock accountFirst = jobClient instanceof CompositeLocks composite
-                    ? composite.getAll("inventory:lock:account:c2", "inventory:lock:p2")
-                    : new MultiNameLock(jobClient.get("inventory:lock:account:c2"), jobClient.get("inventory:lock:p2"));
             ExecutorService threads = Executors.newFixedThreadPool(5);
             try {
-                List<Future<Answer>> orders = new ArrayList<>();
-                for (int i = 0; i < 30; i++) {
-                    orders.add(threads.submit(() -> buy(service, "c2", "p2")));
+                List<Future<Answer>> pending = new ArrayList<>();
+                for (int i = 0; i < orders; i++) {
+                    pending.add(threads.submit(() -> buy(service, "c2", "p2")));
                 }
-                Future<?> job = threads.submit(() -> {
+                Future<?> restocking = threads.submit(() -> {
                     for (int i = 0; i < restocks; i++) {
-                        accountFirst.lock();
-                        try (Jedis redis = node.admin()) {
-                            long stock = Long.parseLong(redis.hget("inventory:product:p2", "stock"));
-                            redis.hset("inventory:product:p2", "stock", Long.toString(stock + 1));
-                        } finally {
-                            accountFirst.unlock();
-                        }
+                        underJobLocks(job, jobClient, () -> {
+                            try (Jedis redis = node.admin()) {
+                                long stock = Long.parseLong(redis.hget("inventory:product:p2", "stock"));
+                                redis.hset("inventory:product:p2", "stock", Long.toString(stock + 1));
+                            }
+                        });
                     }
                     return null;
                 });
-                job.get(DEADLINE_SECONDS, TimeUnit.SECONDS);
+                restocking.get(DEADLINE_SECONDS, TimeUnit.SECONDS);
                 List<Answer> answers = new ArrayList<>();
-                for (Future<Answer> order : orders) {
-                    answers.add(order.get(DEADLINE_SECONDS, TimeUnit.SECONDS));
+                for (Future<Answer> answer : pending) {
+                    answers.add(answer.get(DEADLINE_SECONDS, TimeUnit.SECONDS));
                 }
                 assertAll(answers.stream().map(answer -> () -> assertEquals(201, answer.status(), answer.body())));
             } finally {
                 threads.shutdownNow();
             }
             Product p2 = JSON.readValue(service.call("GET", "/products/p2", null).body(), Product.class);
-            assertEquals(new Product("p2", STOCK.get("p2") + restocks - 30, PRICE.get("p2"), 30, 30), p2,
+            assertEquals(new Product("p2", STOCK.get("p2") + restocks - orders, PRICE.get("p2"), orders, orders), p2,
                     "every restock and every order counted once");
             assertNothingHeld();
+        }
+    }
+
+    private static void underJobLocks(Job job, Locks client, Runnable restock) {
+        String account = "inventory:lock:account:c2";
+        String product = "inventory:lock:p2";
+        if (job == Job.COMPOSITE_ACCOUNT_FIRST) {
+            DistLock both = client instanceof CompositeLocks composite ? composite.getAll(account, product)
+                    : new MultiNameLock(client.get(account), client.get(product));
+            both.lock();
+            try {
+                restock.run();
+            } finally {
+                both.unlock();
+            }
+            return;
+        }
+        DistLock outer = client.get(account);
+        DistLock inner = client.get(product);
+        outer.lock();
+        try {
+            inner.lock();
+            try {
+                restock.run();
+            } finally {
+                inner.unlock();
+            }
+        } finally {
+            outer.unlock();
         }
     }
 

@@ -95,6 +95,7 @@ class InventoryApiTest extends SingleNodeTest {
         "POST | /products/p1/orders   |                    | 400 | the body must be JSON such as {\\\"quantity\\\": 1}: none was sent",
         "POST | /products/p%20x/orders | {\"quantity\": 1} | 400 | a product id is 1 to 64 letters",
         "PUT  | /products/p1          | {\"stock\": -5}    | 400 | stock must be given and not negative, was -5",
+        "PUT  | /products/p1          | {\"stock\": 5, \"price\": -1} | 400 | price must be 0 to 1000000000, was -1",
         "GET  | /products/nope         |                    | 404 | no product nope",
     })
     void badRequestsGet4xxWithAClearBodyAndChangeNothing(String method, String path, String json, int status,
