@@ -75,33 +75,39 @@ public class OrderService {
         }
         String productName = productLock(product);
         String accountName = "inventory:lock:account:" + customer;
-        // A client that hands out composite locks builds its own; any other stage's two locks make one here.
-        DistLock both = locks instanceof CompositeLocks composite ? composite.getAll(productName, accountName)
-                : new MultiNameLock(locks.get(productName), locks.get(accountName));
-        if (!both.tryLock(settings.lockWait(), null)) {
-            throw Refusal.locksBusy(product, customer, settings.lockWait());
+        if (locks instanceof CompositeLocks composite) {
+            // A client that hands out composite locks builds its own (stage 5's: no fencing tokens).
+            return purchaseUnder(composite.getAll(productName, accountName), null, null, customer, product, quantity);
         }
-        try {
-            return purchase(customer, product, quantity, tokenOf(part(both, productName), product),
-                    tokenOf(part(both, accountName), "account " + customer));
-        } finally {
-            unlock(both);
-        }
+        // Any other stage's two locks make one here; on stage 7 each part has its own token.
+        DistLock productPart = locks.get(productName);
+        DistLock accountPart = locks.get(accountName);
+        return purchaseUnder(new MultiNameLock(productPart, accountPart), productPart, accountPart, customer, product,
+                quantity);
     }
 
     private static String productLock(String product) {
         return "inventory:lock:" + product;
     }
 
-    /** The part of {@code both} called {@code name}: each part has its own fencing token on stage 7. */
-    private static DistLock part(DistLock both, String name) {
-        return ((MultiNameLock) both).parts().stream().filter(part -> part.name().equals(name)).findFirst().orElseThrow();
+    /** Takes {@code both}, then sells under it; the parts, when known, give stage 7's tokens. */
+    private Purchase purchaseUnder(DistLock both, DistLock productPart, DistLock accountPart, String customer,
+                                   String product, int quantity) throws InterruptedException {
+        if (!both.tryLock(settings.lockWait(), null)) {
+            throw Refusal.locksBusy(product, customer, settings.lockWait());
+        }
+        try {
+            return purchase(customer, product, quantity, tokenOf(productPart, product),
+                    tokenOf(accountPart, "account " + customer));
+        } finally {
+            unlock(both);
+        }
     }
 
     /**
-     * The hold's fencing token on stage 7, null before it. A pause between sending the lock
-     * command and reading its grant can leave a hold whose lease already ran out by this
-     * service's clock: it has no token, and the order sells nothing.
+     * The hold's fencing token on stage 7, null before it (and for no lock). A pause between
+     * sending the lock command and reading its grant can leave a hold whose lease already ran out
+     * by this service's clock: it has no token, and the order sells nothing.
      */
     private static Long tokenOf(DistLock lock, String resource) {
         if (!(lock instanceof FencedLock fenced)) {
