@@ -17,6 +17,8 @@ import org.springframework.web.bind.annotation.RestController;
 class InventoryController {
 
     private static final Pattern ID = Pattern.compile("[A-Za-z0-9_-]{1,64}");
+    /** The highest unit price: a quantity (an int) times it stays far inside a long. */
+    private static final long MAX_PRICE = 1_000_000_000;
 
     private final Stock stock;
     private final OrderService orders;
@@ -29,16 +31,23 @@ class InventoryController {
     /** The product's stock and the orders taken since it was restocked. */
     @GetMapping
     Product product(@PathVariable String id) {
-        return stock.find(checked(id)).orElseThrow(() -> Refusal.unknownProduct(id));
+        return stock.find(checked("a product id", id)).orElseThrow(() -> Refusal.unknownProduct(id));
     }
 
-    /** Sets the product's stock (creating it) and zeroes its counts: {@code {"stock": 100}}. */
+    /**
+     * Sets the product's stock and unit price (creating it) and zeroes its counts:
+     * {@code {"stock": 100, "price": 5}}; without a price a unit costs 1.
+     */
     @PutMapping
     Product restock(@PathVariable String id, @RequestBody Restock body) {
         if (body.stock() == null || body.stock() < 0) {
             throw Refusal.badInput("stock must be given and not negative, was " + body.stock());
         }
-        return stock.restock(checked(id), body.stock());
+        long price = body.price() == null ? 1 : body.price();
+        if (price < 0 || price > MAX_PRICE) {
+            throw Refusal.badInput("price must be 0 to " + MAX_PRICE + ", was " + price);
+        }
+        return stock.restock(checked("a product id", id), body.stock(), price);
     }
 
     /** Sells {@code {"quantity": n}} units: 201, or 404, 409, 503 as {@link OrderService#order} says. */
@@ -48,18 +57,19 @@ class InventoryController {
         if (body.quantity() == null || body.quantity() < 1) {
             throw Refusal.badInput("quantity must be given and at least 1, was " + body.quantity());
         }
-        return orders.order(checked(id), body.quantity());
+        return orders.order(checked("a product id", id), body.quantity());
     }
 
-    private static String checked(String id) {
+    /** {@code id}, when it is valid as {@code what} ("a product id", "an account id"). */
+    static String checked(String what, String id) {
         if (!ID.matcher(id).matches()) {
-            throw Refusal.badInput("a product id is 1 to 64 letters, digits, '-' or '_', was \"" + id + "\"");
+            throw Refusal.badInput(what + " is 1 to 64 letters, digits, '-' or '_', was \"" + id + "\"");
         }
         return id;
     }
 
     /** The body of a restock. */
-    record Restock(Long stock) {
+    record Restock(Long stock, Long price) {
     }
 
     /** The body of an order. */

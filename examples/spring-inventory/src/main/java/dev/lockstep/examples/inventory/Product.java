@@ -5,8 +5,9 @@ package dev.lockstep.examples.inventory;
  *
  * @param id     its id
  * @param stock  units in stock
+ * @param price  what a unit costs an account order
  * @param sold   units sold since it was last restocked
  * @param orders orders taken since then
  */
-public record Product(String id, long stock, long sold, long orders) {
+public record Product(String id, long stock, long price, long sold, long orders) {
 }

@@ -13,7 +13,7 @@ public final class Refusal extends RuntimeException {
         this.status = status;
     }
 
-    /** 400: a request no product, quantity or stock could satisfy. */
+    /** 400: a request no product, account, quantity, stock, price or balance could satisfy. */
     static Refusal badInput(String message) {
         return new Refusal(HttpStatus.BAD_REQUEST, message);
     }
@@ -23,9 +23,25 @@ public final class Refusal extends RuntimeException {
         return new Refusal(HttpStatus.NOT_FOUND, "no product " + product);
     }
 
+    /** 404: no such account. */
+    static Refusal unknownAccount(String customer) {
+        return new Refusal(HttpStatus.NOT_FOUND, "no account " + customer);
+    }
+
     /** 409: fewer units in stock than the order asks for. */
     static Refusal outOfStock(String product, long inStock, int quantity) {
         return new Refusal(HttpStatus.CONFLICT, product + " has " + inStock + " in stock; the order asked for " + quantity);
+    }
+
+    /** 409: the account's balance is below what the order costs. */
+    static Refusal insufficientFunds(String customer, long balance, long cost) {
+        return new Refusal(HttpStatus.CONFLICT, customer + " has a balance of " + balance + "; the order costs " + cost);
+    }
+
+    /** 503: the product's and the account's locks were not both free for as long as an order may wait. */
+    static Refusal locksBusy(String product, String customer, Duration wait) {
+        return new Refusal(HttpStatus.SERVICE_UNAVAILABLE, "the locks on " + product + " and account " + customer
+                + " were not both free within " + wait.toMillis() + " ms; nothing was sold, try again");
     }
 
     /** 503: the product's lock stayed taken for as long as an order may wait. */
@@ -39,6 +55,13 @@ public final class Refusal extends RuntimeException {
         return new Refusal(HttpStatus.SERVICE_UNAVAILABLE, "the lock on " + product + " expired while this order "
                 + "worked, and a later holder got to the stock first (token " + token + " is stale); nothing was sold, "
                 + "try again");
+    }
+
+    /** 503: a lock of an account order expired while it worked, and a later holder got there first (stage 7 sees this). */
+    static Refusal stalePurchase(String product, String customer) {
+        return new Refusal(HttpStatus.SERVICE_UNAVAILABLE, "a lock on " + product + " or account " + customer
+                + " expired while this order worked, and a later holder got to the stock or the balance first; "
+                + "nothing was sold, try again");
     }
 
     /** 503: the lock's lease ran out between its grant and the order's first step (stage 7 sees this). */

@@ -2,11 +2,11 @@ package dev.lockstep.examples.inventory;
 
 import dev.lockstep.LockOptions;
 import dev.lockstep.Locks;
+import dev.lockstep.multi.MultiNameLocks;
 import dev.lockstep.v1.SetnxLocks;
 import dev.lockstep.v2.OwnerCheckLocks;
 import dev.lockstep.v3.ReentrantHashLocks;
 import dev.lockstep.v4.WatchdogLocks;
-import dev.lockstep.v5.PubSubLocks;
 import dev.lockstep.v6.RedLocks;
 import dev.lockstep.v7.FencedLocks;
 import java.util.Arrays;
@@ -46,7 +46,8 @@ public enum Stage {
 
     /**
      * A client of this stage's lock; stages 1-5 and 7 use the first of {@code nodes}, RedLock all
-     * of them. Null for {@link #NONE}.
+     * of them. Null for {@link #NONE}. Stage 5's is {@link MultiNameLocks}: its single names are
+     * stage 5's own locks, and it also hands out one lock over several names.
      */
     public Locks open(List<UnifiedJedis> nodes, LockOptions options) {
         UnifiedJedis redis = nodes.get(0);
@@ -56,7 +57,7 @@ public enum Stage {
             case V2_OWNER_CHECK -> new OwnerCheckLocks(redis, options);
             case V3_REENTRANT_HASH -> new ReentrantHashLocks(redis, options);
             case V4_WATCHDOG -> new WatchdogLocks(redis, options);
-            case V5_PUBSUB_RETRY -> new PubSubLocks(redis, options);
+            case V5_PUBSUB_RETRY -> new MultiNameLocks(redis, options);
             case V6_REDLOCK -> new RedLocks(nodes, options);
             case V7_FENCING -> new FencedLocks(redis, options);
         };

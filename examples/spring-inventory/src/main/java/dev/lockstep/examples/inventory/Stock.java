@@ -35,20 +35,21 @@ public class Stock {
         this.redis = redis;
     }
 
-    /** Sets {@code product}'s stock to {@code units} and its counts to zero. */
-    public Product restock(String product, long units) {
-        redis.hset(key(product), Map.of("stock", Long.toString(units), "sold", "0", "orders", "0", "fence", "0"));
-        return new Product(product, units, 0, 0);
+    /** Sets {@code product}'s stock to {@code units}, its unit price to {@code price}, and its counts to zero. */
+    public Product restock(String product, long units, long price) {
+        redis.hset(key(product), Map.of("stock", Long.toString(units), "price", Long.toString(price), "sold", "0",
+                "orders", "0", "fence", "0"));
+        return new Product(product, units, price, 0, 0);
     }
 
     /** {@code product} as it is now; empty when there is no such product. */
     public Optional<Product> find(String product) {
-        List<String> fields = redis.hmget(key(product), "stock", "sold", "orders");
+        List<String> fields = redis.hmget(key(product), "stock", "price", "sold", "orders");
         if (fields.get(0) == null) {
             return Optional.empty();
         }
         return Optional.of(new Product(product, Long.parseLong(fields.get(0)), Long.parseLong(fields.get(1)),
-                Long.parseLong(fields.get(2))));
+                Long.parseLong(fields.get(2)), Long.parseLong(fields.get(3))));
     }
 
     /** The stock of {@code product}: the first half of a sale. */
@@ -109,11 +110,11 @@ public class Stock {
         return Refusal.staleToken(product, token);
     }
 
-    private static String key(String product) {
+    static String key(String product) {
         return "inventory:product:" + product;
     }
 
-    private static String script(String name) {
+    static String script(String name) {
         try (InputStream in = Stock.class.getResourceAsStream(name)) {
             return new String(in.readAllBytes(), StandardCharsets.UTF_8);
         } catch (IOException e) {

@@ -55,7 +55,7 @@ class InventoryApiTest extends SingleNodeTest {
                 () -> assertEquals(201, second.statusCode(), second.body()),
                 () -> assertEquals(409, third.statusCode(), third.body()),
                 () -> assertTrue(third.body().contains("p1 has 0 in stock; the order asked for 1"), third.body()),
-                () -> assertEquals("{\"id\":\"p1\",\"stock\":0,\"sold\":2,\"orders\":2}", product("p1")));
+                () -> assertEquals("{\"id\":\"p1\",\"stock\":0,\"price\":1,\"sold\":2,\"orders\":2}", product("p1")));
     }
 
     @Test
@@ -68,7 +68,7 @@ class InventoryApiTest extends SingleNodeTest {
             assertEquals(503, refused.statusCode(), refused.body());
             assertTrue(refused.body().contains("the lock on p1 was not free within 300 ms; nothing was sold"), refused.body());
         }
-        assertEquals("{\"id\":\"p1\",\"stock\":2,\"sold\":0,\"orders\":0}", product("p1"));
+        assertEquals("{\"id\":\"p1\",\"stock\":2,\"price\":1,\"sold\":0,\"orders\":0}", product("p1"));
     }
 
     @Test
@@ -81,7 +81,7 @@ class InventoryApiTest extends SingleNodeTest {
         assertEquals(503, refused.statusCode(), refused.body());
         assertTrue(refused.body().contains("expired while this order worked, and a later holder got to the stock first"),
                 refused.body());
-        assertEquals("{\"id\":\"p1\",\"stock\":2,\"sold\":0,\"orders\":0}", product("p1"));
+        assertEquals("{\"id\":\"p1\",\"stock\":2,\"price\":1,\"sold\":0,\"orders\":0}", product("p1"));
     }
 
     @ParameterizedTest(name = "{0} {1} {2}: {3}")
@@ -95,6 +95,7 @@ class InventoryApiTest extends SingleNodeTest {
         "POST | /products/p1/orders   |                    | 400 | the body must be JSON such as {\\\"quantity\\\": 1}: none was sent",
         "POST | /products/p%20x/orders | {\"quantity\": 1} | 400 | a product id is 1 to 64 letters",
         "PUT  | /products/p1          | {\"stock\": -5}    | 400 | stock must be given and not negative, was -5",
+        "PUT  | /products/p1          | {\"stock\": 5, \"price\": -1} | 400 | price must be 0 to 1000000000, was -1",
         "GET  | /products/nope         |                    | 404 | no product nope",
     })
     void badRequestsGet4xxWithAClearBodyAndChangeNothing(String method, String path, String json, int status,
@@ -104,7 +105,7 @@ class InventoryApiTest extends SingleNodeTest {
         assertAll(
                 () -> assertEquals(status, response.statusCode(), response.body()),
                 () -> assertTrue(response.body().contains(detail), response.body()),
-                () -> assertEquals("{\"id\":\"p1\",\"stock\":2,\"sold\":0,\"orders\":0}", product("p1")),
+                () -> assertEquals("{\"id\":\"p1\",\"stock\":2,\"price\":1,\"sold\":0,\"orders\":0}", product("p1")),
                 () -> assertEquals(keysBefore, keys(), "keys in Redis"));
     }
 

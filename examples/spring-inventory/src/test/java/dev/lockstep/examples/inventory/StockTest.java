@@ -14,20 +14,20 @@ class StockTest extends SingleNodeTest {
     @Test
     void aHolderThatWritesBetweenItsSuccessorsReadAndWriteIsRefused() {
         Stock stock = new Stock(closedAfter(node.newClient()));
-        stock.restock("p1", 10);
+        stock.restock("p1", 10, 1);
         // A (token 41) reads and pauses past its lease; B (token 42) reads; A wakes and writes; B writes.
         long aRead = stock.readFenced("p1", 41);
         long bRead = stock.readFenced("p1", 42);
         Refusal refused = assertThrows(Refusal.class, () -> stock.sellFenced("p1", aRead - 1, 1, 41));
         assertEquals(HttpStatus.SERVICE_UNAVAILABLE, refused.status());
         assertEquals(1, stock.sellFenced("p1", bRead - 1, 1, 42), "B's sale is the first order");
-        assertEquals(Optional.of(new Product("p1", 9, 1, 1)), stock.find("p1"), "one unit sold, once");
+        assertEquals(Optional.of(new Product("p1", 9, 1, 1, 1)), stock.find("p1"), "one unit sold, once");
     }
 
     @Test
     void anOlderTokensReadIsRefusedAndAnUnknownProductIsNotCreated() {
         Stock stock = new Stock(closedAfter(node.newClient()));
-        stock.restock("p2", 10);
+        stock.restock("p2", 10, 1);
         stock.readFenced("p2", 42);
         assertEquals(HttpStatus.SERVICE_UNAVAILABLE, assertThrows(Refusal.class, () -> stock.readFenced("p2", 41)).status());
         assertEquals(10, stock.readFenced("p2", 42), "the same holder may read again");
