@@ -1,5 +1,6 @@
 package dev.lockstep.testkit.soak;
 
+import dev.lockstep.CompositeLocks;
 import dev.lockstep.DistLock;
 import dev.lockstep.LockException;
 import dev.lockstep.LockOptions;
@@ -10,7 +11,9 @@ import java.io.BufferedReader;
 import java.io.InputStreamReader;
 import java.nio.charset.StandardCharsets;
 import java.time.Duration;
+import java.util.ArrayList;
 import java.util.Arrays;
+import java.util.Collections;
 import java.util.List;
 import java.util.Random;
 import java.util.concurrent.CopyOnWriteArrayList;
@@ -27,7 +30,9 @@ import redis.clients.jedis.RedisClient;
  * <p>Beside lock and unlock, the workers use the rest of the API as services do: a holder sometimes
  * re-enters (and unlocks twice), a worker sometimes force-unlocks a lock whoever holds it, and
  * sometimes interrupts a sibling thread, which may be waiting for a lock (it then holds nothing,
- * and goes on).
+ * and goes on). When the client is a {@link CompositeLocks}, half the rounds take 2 or 3 of the
+ * names, listed in random order, as one lock ({@link CompositeLocks#getAll}); each of its names
+ * then gets the round's events, so every name's sections are judged whoever took them.
  *
  * <p>A worker checks {@link DistLock#isHeldByCurrentThread()} between slices of its work and
  * stops as soon as it is told the lease is lost: the soak judges the lock, not a worker that
@@ -42,6 +47,8 @@ public final class SoakWorkerMain {
     private static final double REENTER = 0.25;
     private static final double FORCE_UNLOCK = 0.01;
     private static final double INTERRUPT = 0.02;
+    /** Per round of a {@link CompositeLocks} client, the chance it takes several names as one lock. */
+    private static final double SEVERAL_NAMES = 0.5;
 
     private static volatile boolean stopping;
 
@@ -90,9 +97,8 @@ public final class SoakWorkerMain {
         String me = client + "/" + Thread.currentThread().getId();
         while (!stopping) {
             String name = names.get(random.nextInt(names.size()));
-            DistLock lock = locks.get(name);
             if (random.nextDouble() < FORCE_UNLOCK) {
-                forceUnlock(me, name, lock);
+                forceUnlock(me, name, locks.get(name));
             }
             if (random.nextDouble() < INTERRUPT) {
                 Thread sibling = siblings.get(random.nextInt(siblings.size()));
@@ -100,22 +106,28 @@ public final class SoakWorkerMain {
                     sibling.interrupt();
                 }
             }
+            List<String> picked = List.of(name);
+            DistLock lock = locks.get(name);
+            if (locks instanceof CompositeLocks composite && names.size() > 1 && random.nextDouble() < SEVERAL_NAMES) {
+                picked = severalOf(names, random);
+                lock = composite.getAll(picked.toArray(String[]::new));
+            }
             boolean taken = false;
             for (int tries = 0; !taken && !stopping && tries < 3; tries++) {
                 long since = System.nanoTime();
                 try {
                     taken = lock.tryLock(WAIT, null);
-                    SoakEvent.print(me, taken ? SoakEvent.Kind.ACQUIRED : SoakEvent.Kind.DENIED, name, since, "");
+                    print(me, taken ? SoakEvent.Kind.ACQUIRED : SoakEvent.Kind.DENIED, picked, since, "");
                 } catch (LockException | IllegalStateException e) {
-                    SoakEvent.print(me, SoakEvent.Kind.ERROR, name, since, e.getMessage());
+                    print(me, SoakEvent.Kind.ERROR, picked, since, e.getMessage());
                     pause(50 + random.nextInt(200));
                 } catch (InterruptedException e) {
-                    SoakEvent.print(me, SoakEvent.Kind.INTERRUPTED, name, since, "interrupted while waiting");
+                    print(me, SoakEvent.Kind.INTERRUPTED, picked, since, "interrupted while waiting");
                 }
             }
             if (taken) {
-                boolean reentered = random.nextDouble() < REENTER && reenter(me, name, lock);
-                holdAndRelease(me, name, lock, 5 + random.nextInt(45), reentered);
+                boolean reentered = random.nextDouble() < REENTER && reenter(me, picked, lock);
+                holdAndRelease(me, picked, lock, 5 + random.nextInt(45), reentered);
             }
             // An interrupt that came outside a wait is for the next wait, not this one's pause.
             Thread.interrupted();
@@ -123,15 +135,29 @@ public final class SoakWorkerMain {
         }
     }
 
+    /** 2 or 3 of {@code names} (as many as there are, at most), in random order. */
+    private static List<String> severalOf(List<String> names, Random random) {
+        List<String> shuffled = new ArrayList<>(names);
+        Collections.shuffle(shuffled, random);
+        return List.copyOf(shuffled.subList(0, Math.min(shuffled.size(), 2 + random.nextInt(2))));
+    }
+
+    /** Prints one event per name that {@code lock} covers: the verdict judges each name on its own. */
+    private static void print(String me, SoakEvent.Kind kind, List<String> names, long since, String detail) {
+        for (String name : names) {
+            SoakEvent.print(me, kind, name, since, detail);
+        }
+    }
+
     /** One more hold of a lock this thread has; true when granted (the holder then unlocks twice). */
-    private static boolean reenter(String me, String name, DistLock lock) {
+    private static boolean reenter(String me, List<String> names, DistLock lock) {
         long since = System.nanoTime();
         try {
             boolean granted = lock.tryLock(Duration.ZERO, null);
-            SoakEvent.print(me, SoakEvent.Kind.REENTERED, name, since, granted ? "" : "refused");
+            print(me, SoakEvent.Kind.REENTERED, names, since, granted ? "" : "refused");
             return granted;
         } catch (LockException | InterruptedException e) {
-            SoakEvent.print(me, SoakEvent.Kind.REENTERED, name, since, "failed: " + e.getMessage());
+            print(me, SoakEvent.Kind.REENTERED, names, since, "failed: " + e.getMessage());
             return false;
         }
     }
@@ -146,23 +172,24 @@ public final class SoakWorkerMain {
         }
     }
 
-    private static void holdAndRelease(String me, String name, DistLock lock, long workMillis, boolean reentered) {
-        SoakEvent.print(me, SoakEvent.Kind.ENTER, name, "");
+    private static void holdAndRelease(String me, List<String> names, DistLock lock, long workMillis,
+                                       boolean reentered) {
+        print(me, SoakEvent.Kind.ENTER, names, System.nanoTime(), "");
         boolean told = false;
         for (long done = 0; done < workMillis && !told; done += SLICE_MILLIS) {
             pause(SLICE_MILLIS);
             told = !lock.isHeldByCurrentThread();
         }
-        SoakEvent.print(me, SoakEvent.Kind.EXIT, name, told ? "stops: told the lease is lost" : "");
+        print(me, SoakEvent.Kind.EXIT, names, System.nanoTime(), told ? "stops: told the lease is lost" : "");
         for (int holds = reentered ? 2 : 1; holds > 0; holds--) {
             long since = System.nanoTime();
             try {
                 lock.unlock();
                 // Only the last unlock releases: the first of two ends the re-entry.
-                SoakEvent.print(me, holds > 1 ? SoakEvent.Kind.REENTERED : SoakEvent.Kind.UNLOCKED, name, since,
+                print(me, holds > 1 ? SoakEvent.Kind.REENTERED : SoakEvent.Kind.UNLOCKED, names, since,
                         holds > 1 ? "re-entry unlocked" : "");
             } catch (IllegalMonitorStateException | LockException e) {
-                SoakEvent.print(me, SoakEvent.Kind.UNLOCK_FAILED, name, since, e.getMessage());
+                print(me, SoakEvent.Kind.UNLOCK_FAILED, names, since, e.getMessage());
             }
         }
     }
