@@ -46,6 +46,7 @@ public final class ScenarioContext implements AutoCloseable {
     private final List<RedisWatch> watches = new ArrayList<>();
     private final ExecutorService threads = Executors.newCachedThreadPool(Threads.factory("lockstep-scenario"));
     private List<RedisNode> nodes;
+    private List<String> keyColumns = List.of();
 
     /** A context for running scenarios of {@code stage} on nodes from {@code fixture}. */
     public ScenarioContext(Stage stage, RedisFixture fixture) {
@@ -83,6 +84,21 @@ public final class ScenarioContext implements AutoCloseable {
             nodes = List.copyOf(started);
         }
         return nodes;
+    }
+
+    /**
+     * Draws each of {@code keys} in a column of its own, rather than one column for the node, where the
+     * story takes several names on a single node: a node's column shows one owner at a time. A stage over
+     * several masters keeps its column per node, as a row has no room for every node's every key. Call
+     * before {@link #nodes()}.
+     */
+    public synchronized void keyColumns(String... keys) {
+        if (nodes != null) {
+            throw new IllegalStateException("the nodes are watched already");
+        }
+        if (!stage.multiNode()) {
+            keyColumns = List.of(keys);
+        }
     }
 
     /** The first of {@link #nodes()}: the only one of a single-node stage. */
@@ -131,7 +147,7 @@ public final class ScenarioContext implements AutoCloseable {
      * the key for, renewals, expiries, deletions. A node restarted on the same port is still watched.
      */
     public synchronized void watch(RedisNode node, String name) {
-        RedisWatch watch = new RedisWatch(node, name, history, WARM_UP_LOCK);
+        RedisWatch watch = new RedisWatch(node, name, history, WARM_UP_LOCK, keyColumns);
         watches.add(watch);
         resources.push(watch);
     }

@@ -26,6 +26,7 @@ public final class Stages {
         KNOWN.put("v7-fencing", "dev.lockstep.v7.FencedLocks");
         KNOWN.put("fair-lock", "dev.lockstep.fair.FairLocks");
         KNOWN.put("read-write-lock", "dev.lockstep.rw.ReadWriteLocks");
+        KNOWN.put("multi-lock", "dev.lockstep.multi.MultiNameLocks");
     }
 
     private Stages() {
