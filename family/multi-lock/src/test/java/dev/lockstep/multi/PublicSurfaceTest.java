@@ -29,6 +29,9 @@ class PublicSurfaceTest {
                 "MultiNameLock.tryLock(Duration, Duration): boolean",
                 "MultiNameLock.tryLock(long, TimeUnit): boolean",
                 "MultiNameLock.unlock(): void",
-                "class MultiNameLock"), PublicSurface.of(MultiNameLock.class));
+                "MultiNameLocks.<init>(UnifiedJedis, LockOptions)",
+                "MultiNameLocks.getAll(String[]): DistLock",
+                "class MultiNameLock",
+                "class MultiNameLocks"), PublicSurface.of(MultiNameLock.class));
     }
 }
