@@ -175,24 +175,22 @@ public final class Checker {
 
     /**
      * A stretch an actor held some names, by its own calls: from the acquisition that took them to the
-     * unlock, refusal, loss or crash that ended the hold (or the history's end). A lease that ran out
-     * unnoticed does not end it: this is what the client believes it holds.
+     * unlock, refusal, loss or crash that ended the hold. A lease that ran out unnoticed does not end
+     * it: this is what the client believes it holds.
      *
      * @param actor who
      * @param locks the names
      * @param from  when the acquisition returned
-     * @param to    when the hold ended
+     * @param to    when the hold ended, or {@link Long#MAX_VALUE} while it still goes on
      */
     public record Holding(String actor, List<String> locks, long from, long to) {
     }
 
     /** Every stretch an actor held names, in a story over several names. */
     public static List<Holding> holdings(History history) {
-        List<Event> events = history.events();
-        long end = events.isEmpty() ? 0 : events.get(events.size() - 1).at();
         List<Event> open = new ArrayList<>();
         List<Holding> holdings = new ArrayList<>();
-        for (Event e : events) {
+        for (Event e : history.events()) {
             if (e.kind() == Kind.ACQUIRED && !e.locks().isEmpty()) {
                 open.add(e);
             } else if (e.kind() == Kind.UNLOCK || e.kind() == Kind.UNLOCK_REFUSED || e.kind() == Kind.LOST
@@ -206,7 +204,7 @@ public final class Checker {
                 });
             }
         }
-        open.forEach(held -> holdings.add(new Holding(held.actor(), held.locks(), held.at(), end)));
+        open.forEach(held -> holdings.add(new Holding(held.actor(), held.locks(), held.at(), Long.MAX_VALUE)));
         return holdings;
     }
 

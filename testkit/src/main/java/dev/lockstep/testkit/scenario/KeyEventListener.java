@@ -36,7 +36,7 @@ final class KeyEventListener extends JedisPubSub {
     private final History history;
     private final String actor;
     private final String warmUpLock;
-    private final List<String> keyColumns;
+    private final KeyColumns keyColumns;
     private final CountDownLatch subscribed;
     private final Map<String, CountDownLatch> catchingUp;
     /** The owner values last seen in each lock key: a write that changes them is a new hold. */
@@ -46,13 +46,13 @@ final class KeyEventListener extends JedisPubSub {
 
     /**
      * A listener that reads owners with {@code reader}, remembering them in {@code owners} across
-     * reconnects, and records into {@code history} as {@code actor}, or as the key itself for each of
-     * {@code keyColumns}. {@code warmUpLock} is the fixture's own lock; {@code subscribed} is counted down
+     * reconnects, and records into {@code history} as {@code actor}, or in their own columns for the keys
+     * {@code keyColumns} draws apart (leaving out those it hides). {@code warmUpLock} is the fixture's own lock; {@code subscribed} is counted down
      * once every channel is subscribed, and a key in {@code catchingUp} has its latch counted down when its
      * notification arrives.
      */
     KeyEventListener(Jedis reader, Map<String, String> owners, History history, String actor, String warmUpLock,
-            List<String> keyColumns, CountDownLatch subscribed, Map<String, CountDownLatch> catchingUp) {
+            KeyColumns keyColumns, CountDownLatch subscribed, Map<String, CountDownLatch> catchingUp) {
         this.reader = reader;
         this.owners = owners;
         this.history = history;
@@ -81,7 +81,7 @@ final class KeyEventListener extends JedisPubSub {
             caughtUp.countDown();
             return;
         }
-        if (key.startsWith(CATCH_UP_MARKER)) {
+        if (key.startsWith(CATCH_UP_MARKER) || keyColumns.hides(key)) {
             return;
         }
         if (isFixture(key)) {
@@ -111,7 +111,7 @@ final class KeyEventListener extends JedisPubSub {
         Set<String> keys = reader.keys("*");
         owners.keySet().retainAll(keys);
         for (String key : keys) {
-            if (!isFixture(key)) {
+            if (!isFixture(key) && !keyColumns.hides(key)) {
                 held(at, key);
             }
         }
@@ -167,12 +167,13 @@ final class KeyEventListener extends JedisPubSub {
 
     /** Who records {@code key}'s events: the key's own column, or the node's. */
     private String actorOf(String key) {
-        return keyColumns.contains(key) ? History.REDIS + "/" + key : actor;
+        String column = keyColumns.column(key);
+        return column == null ? actor : History.REDIS + "/" + column;
     }
 
     /** What happened to {@code key}, in words: its own column names it already. */
     private String about(String key, String what) {
-        return keyColumns.contains(key) ? what : key + " " + what;
+        return keyColumns.column(key) == null ? key + " " + what : what;
     }
 
     /**

@@ -5,7 +5,6 @@ import dev.lockstep.testkit.history.History;
 import dev.lockstep.testkit.history.History.Kind;
 import dev.lockstep.testkit.watch.RedisTraffic;
 import java.util.HashMap;
-import java.util.List;
 import java.util.Map;
 import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.CountDownLatch;
@@ -30,7 +29,7 @@ final class RedisWatch implements AutoCloseable {
     private final String actor;
     private final History history;
     private final String warmUpLock;
-    private final List<String> keyColumns;
+    private final KeyColumns keyColumns;
     private final Thread thread;
     private final CountDownLatch subscribed = new CountDownLatch(1);
     private final Map<String, CountDownLatch> catchingUp = new ConcurrentHashMap<>();
@@ -38,19 +37,20 @@ final class RedisWatch implements AutoCloseable {
     private volatile KeyEventListener listener;
 
     /**
-     * Watches {@code node}, recording into {@code history} as node {@code name}, or as the key itself for
-     * each of {@code keyColumns}; {@code warmUpLock} is the fixture's own lock, recorded apart from the scenario's.
+     * Watches {@code node}, recording into {@code history} as node {@code name}, or in their own columns
+     * for the keys {@code keyColumns} draws apart; {@code warmUpLock} is the fixture's own lock, recorded
+     * apart from the scenario's.
      */
-    RedisWatch(RedisNode node, String name, History history, String warmUpLock, List<String> keyColumns) {
+    RedisWatch(RedisNode node, String name, History history, String warmUpLock, KeyColumns keyColumns) {
         this.node = node;
         this.warmUpLock = warmUpLock;
         this.keyColumns = keyColumns;
         this.actor = History.REDIS + "/" + name;
         this.history = history;
-        if (keyColumns.isEmpty()) {
+        if (!keyColumns.apart()) {
             history.node(name);
         }
-        keyColumns.forEach(history::key);
+        keyColumns.drawn().values().forEach(history::key);
         thread = new Thread(this::watch, "lockstep-redis-watch-" + node.address().getPort());
         thread.setDaemon(true);
         thread.start();

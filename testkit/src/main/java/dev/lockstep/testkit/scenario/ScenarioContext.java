@@ -15,7 +15,10 @@ import java.time.Duration;
 import java.util.ArrayDeque;
 import java.util.ArrayList;
 import java.util.Deque;
+import java.util.LinkedHashMap;
 import java.util.List;
+import java.util.Map;
+import java.util.Set;
 import java.util.concurrent.Callable;
 import java.util.concurrent.ExecutionException;
 import java.util.concurrent.ExecutorService;
@@ -87,18 +90,29 @@ public final class ScenarioContext implements AutoCloseable {
     }
 
     /**
-     * Draws each of {@code keys} in a column of its own, rather than one column for the node, where the
-     * story takes several names on a single node: a node's column shows one owner at a time. A stage over
-     * several masters keeps its column per node, as a row has no room for every node's every key. Call
-     * before {@link #nodes()}.
+     * Draws each of {@code keys} in a column of its own, rather than one column per node, for a story
+     * over several names: a node's column shows one owner at a time. A row has no room for every key on
+     * each of several masters, so there the columns show the first node's keys ({@code n1:inventory})
+     * and the other nodes' events on them are left out. Call before {@link #nodes()}.
      */
     public synchronized void keyColumns(String... keys) {
         if (nodes != null) {
             throw new IllegalStateException("the nodes are watched already");
         }
-        if (!stage.multiNode()) {
-            keyColumns = List.of(keys);
+        keyColumns = List.of(keys);
+    }
+
+    /** What the watch of node {@code name} draws apart: the first watch draws the keys, the others leave them out. */
+    private KeyColumns keyColumnsOf(String name) {
+        if (keyColumns.isEmpty()) {
+            return KeyColumns.NONE;
         }
+        if (!watches.isEmpty()) {
+            return new KeyColumns(Map.of(), Set.copyOf(keyColumns));
+        }
+        Map<String, String> drawn = new LinkedHashMap<>();
+        keyColumns.forEach(key -> drawn.put(key, stage.multiNode() ? name + ":" + key : key));
+        return new KeyColumns(drawn, Set.of());
     }
 
     /** The first of {@link #nodes()}: the only one of a single-node stage. */
@@ -147,7 +161,7 @@ public final class ScenarioContext implements AutoCloseable {
      * the key for, renewals, expiries, deletions. A node restarted on the same port is still watched.
      */
     public synchronized void watch(RedisNode node, String name) {
-        RedisWatch watch = new RedisWatch(node, name, history, WARM_UP_LOCK, keyColumns);
+        RedisWatch watch = new RedisWatch(node, name, history, WARM_UP_LOCK, keyColumnsOf(name));
         watches.add(watch);
         resources.push(watch);
     }
