@@ -5,6 +5,7 @@ import static org.junit.jupiter.api.Assertions.assertFalse;
 import static org.junit.jupiter.api.Assertions.assertNull;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
+import dev.lockstep.testkit.history.Checker;
 import dev.lockstep.testkit.history.History;
 import dev.lockstep.testkit.history.History.Event;
 import dev.lockstep.testkit.history.History.Kind;
@@ -92,6 +93,26 @@ class KeyOwnershipTest {
                     .sorted((x, y) -> Long.compare(x.from(), y.from())).map(KeyOwnership.Hold::end).toList(),
                     () -> "run " + which + ":\n" + events(outcome));
         }
+    }
+
+    @Test
+    void twoNamesOnOneNodeGetAColumnEachAndTheirHoldersAreToldApart() throws Exception {
+        // Stage 2's owner values are fresh tokens: the writer of each key is found from the calls for that name.
+        Outcome outcome = run("v2-owner-check", "opposite-order");
+        KeyOwnership ownership = KeyOwnership.of(outcome.history());
+
+        assertEquals(List.of("inventory", "order"), ownership.nodes());
+        assertEquals(List.of("A EXPIRED", "B DELETED"), summary(ownership.holds(), "inventory"));
+        assertEquals(List.of("B EXPIRED", "A DELETED"), summary(ownership.holds(), "order"));
+        assertEquals(List.of(), Checker.intrusions(outcome.history()), "holders of the other name do not count");
+        assertFitsAndShows(outcome, "inventory");
+
+        Outcome quorum = run("v6-redlock", "opposite-order");
+        KeyOwnership firstNode = KeyOwnership.of(quorum.history());
+        assertEquals(List.of("n1:inventory", "n1:order"), firstNode.nodes(), "the first node's keys, for room");
+        assertEquals(List.of("A DELETED"), summary(firstNode.holds(), "n1:inventory"));
+        assertEquals(List.of("B DELETED"), summary(firstNode.holds(), "n1:order"));
+        assertFitsAndShows(quorum, "n1:order");
     }
 
     @Test

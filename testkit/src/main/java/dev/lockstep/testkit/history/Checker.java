@@ -143,6 +143,7 @@ public final class Checker {
     /**
      * Acquisitions made while another actor held the lock, inside its lease and before its last
      * unlock began. Expiry can explain an overlap; nothing but a foreign release explains these.
+     * In a story over several names, only holders of a name in common count.
      */
     public static List<Intrusion> intrusions(History history) {
         Map<String, Event> holders = new HashMap<>();
@@ -151,22 +152,109 @@ public final class Checker {
             switch (e.kind()) {
                 case ACQUIRED -> {
                     for (Event held : holders.values()) {
-                        if (!held.actor().equals(e.actor()) && e.at() < held.leaseFloor() - EXPIRY_TOLERANCE_NANOS) {
+                        if (!held.actor().equals(e.actor()) && held.sharesLockWith(e)
+                                && e.at() < held.leaseFloor() - EXPIRY_TOLERANCE_NANOS) {
                             intrusions.add(new Intrusion(held, e));
                         }
                     }
-                    holders.putIfAbsent(e.actor(), e);
+                    holders.putIfAbsent(e.actor() + " " + e.locks(), e);
                 }
                 case UNLOCK -> {
-                    if (e.depth() == 0) {
-                        holders.remove(e.actor());
+                    if (e.depth() == 0 || !e.locks().isEmpty()) {
+                        holders.values().removeIf(held -> held.actor().equals(e.actor()) && held.sharesLockWith(e));
                     }
                 }
-                case UNLOCK_REFUSED, LOST -> holders.remove(e.actor());
+                case UNLOCK_REFUSED, LOST ->
+                    holders.values().removeIf(held -> held.actor().equals(e.actor()) && held.sharesLockWith(e));
                 default -> {
                 }
             }
         }
         return intrusions;
+    }
+
+    /**
+     * A stretch an actor held some names, by its own calls: from the acquisition that took them to the
+     * unlock, refusal, loss or crash that ended the hold. A lease that ran out unnoticed does not end
+     * it: this is what the client believes it holds.
+     *
+     * @param actor who
+     * @param locks the names
+     * @param from  when the acquisition returned
+     * @param to    when the hold ended, or {@link Long#MAX_VALUE} while it still goes on
+     */
+    public record Holding(String actor, List<String> locks, long from, long to) {
+    }
+
+    /** Every stretch an actor held names, in a story over several names. */
+    public static List<Holding> holdings(History history) {
+        List<Event> open = new ArrayList<>();
+        List<Holding> holdings = new ArrayList<>();
+        for (Event e : history.events()) {
+            if (e.kind() == Kind.ACQUIRED && !e.locks().isEmpty()) {
+                open.add(e);
+            } else if (e.kind() == Kind.UNLOCK || e.kind() == Kind.UNLOCK_REFUSED || e.kind() == Kind.LOST
+                    || e.kind() == Kind.CRASH) {
+                open.removeIf(held -> {
+                    boolean ends = held.actor().equals(e.actor()) && held.sharesLockWith(e);
+                    if (ends) {
+                        holdings.add(new Holding(held.actor(), held.locks(), held.at(), e.at()));
+                    }
+                    return ends;
+                });
+            }
+        }
+        open.forEach(held -> holdings.add(new Holding(held.actor(), held.locks(), held.at(), Long.MAX_VALUE)));
+        return holdings;
+    }
+
+    /** The actors that held {@code lock} at {@code at}, by their own calls ({@link #holdings}). */
+    public static List<String> holdersAt(History history, String lock, long at) {
+        return holdings(history).stream().filter(h -> h.locks().contains(lock) && h.from() <= at && at <= h.to())
+                .map(Holding::actor).distinct().toList();
+    }
+
+    /**
+     * Two actors, each refused a name the other held all through its wait, while both waited: each
+     * held what the other needed. With waits without a bound, neither would ever have gone on.
+     */
+    public record WaitCycle(Event first, Event second) {
+
+        @Override
+        public String toString() {
+            return first.actor() + " waited " + waited(first) + " ms for " + String.join(", ", first.locks())
+                    + " while " + second.actor() + " held it, and " + second.actor() + " waited " + waited(second)
+                    + " ms for " + String.join(", ", second.locks()) + " while " + first.actor() + " held it";
+        }
+
+        private static long waited(Event refusal) {
+            return (refusal.at() - refusal.since()) / 1_000_000;
+        }
+    }
+
+    /** Every pair of refusals, in a story over several names, that make a {@link WaitCycle}. */
+    public static List<WaitCycle> waitCycles(History history) {
+        List<Holding> holdings = holdings(history);
+        List<Event> refusals = history.events().stream()
+                .filter(e -> e.kind() == Kind.DENIED && !e.locks().isEmpty()).toList();
+        List<WaitCycle> cycles = new ArrayList<>();
+        for (int i = 0; i < refusals.size(); i++) {
+            for (int j = i + 1; j < refusals.size(); j++) {
+                Event a = refusals.get(i);
+                Event b = refusals.get(j);
+                boolean together = a.since() < b.at() && b.since() < a.at();
+                if (!a.actor().equals(b.actor()) && together && heldThrough(holdings, b.actor(), a)
+                        && heldThrough(holdings, a.actor(), b)) {
+                    cycles.add(new WaitCycle(a, b));
+                }
+            }
+        }
+        return cycles;
+    }
+
+    /** Whether {@code actor} held a name {@code refusal} asked for from its wait's start to its end. */
+    private static boolean heldThrough(List<Holding> holdings, String actor, Event refusal) {
+        return holdings.stream().anyMatch(h -> h.actor().equals(actor) && h.from() <= refusal.since()
+                && refusal.at() <= h.to() && h.locks().stream().anyMatch(refusal.locks()::contains));
     }
 }

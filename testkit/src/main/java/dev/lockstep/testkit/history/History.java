@@ -82,8 +82,21 @@ public final class History {
      * @param leaseFloor for {@link Kind#ACQUIRED}: a time before which the lease surely had not run out
      *                   (the attempt's start plus the lease), or {@link Long#MAX_VALUE} when unbounded
      * @param depth      for ACQUIRED and UNLOCK: the hold count after the call (0 after the last unlock)
+     * @param locks      for a story over several names: the names the call took, asked for or let go (empty
+     *                   where the story has one lock)
      */
-    public record Event(long at, String actor, Kind kind, String detail, long since, long leaseFloor, int depth) {
+    public record Event(long at, String actor, Kind kind, String detail, long since, long leaseFloor, int depth,
+            List<String> locks) {
+
+        /** An event of a story with one lock. */
+        public Event(long at, String actor, Kind kind, String detail, long since, long leaseFloor, int depth) {
+            this(at, actor, kind, detail, since, leaseFloor, depth, List.of());
+        }
+
+        /** Whether this event and {@code other} concern one lock: a name in common, or a story with one lock. */
+        public boolean sharesLockWith(Event other) {
+            return locks.isEmpty() || other.locks.isEmpty() || locks.stream().anyMatch(other.locks::contains);
+        }
 
         /** Milliseconds since the history began. */
         public long millis() {
@@ -94,6 +107,7 @@ public final class History {
     private final long origin = System.nanoTime();
     private final List<Event> events = new ArrayList<>();
     private final List<String> nodes = new ArrayList<>();
+    private final Set<String> keys = new LinkedHashSet<>();
     private final Map<String, String> clients = new LinkedHashMap<>();
 
     /** Nanoseconds since the history began. */
@@ -109,8 +123,13 @@ public final class History {
 
     /** Records an acquisition whose attempt started at {@code attemptStart} for {@code lease}. */
     public void acquired(String actor, long attemptStart, Duration lease, int depth, String detail) {
+        acquired(actor, List.of(), attemptStart, lease, depth, detail);
+    }
+
+    /** Records an acquisition of {@code locks} (names) whose attempt started at {@code attemptStart} for {@code lease}. */
+    public void acquired(String actor, List<String> locks, long attemptStart, Duration lease, int depth, String detail) {
         long floor = lease == null ? Long.MAX_VALUE : attemptStart + lease.toNanos();
-        add(new Event(now(), actor, Kind.ACQUIRED, detail, attemptStart, floor, depth));
+        add(new Event(now(), actor, Kind.ACQUIRED, detail, attemptStart, floor, depth, List.copyOf(locks)));
     }
 
     /** Records a read-lock call that started at {@code attemptStart} and returned holding the read side. */
@@ -120,12 +139,27 @@ public final class History {
 
     /** Records a lock call that started at {@code attemptStart} and returned without the lock. */
     public void denied(String actor, long attemptStart, String detail) {
-        add(new Event(now(), actor, Kind.DENIED, detail, attemptStart, Long.MAX_VALUE, 0));
+        denied(actor, List.of(), attemptStart, detail);
+    }
+
+    /** Records a call for {@code locks} (names) that started at {@code attemptStart} and returned without them. */
+    public void denied(String actor, List<String> locks, long attemptStart, String detail) {
+        add(new Event(now(), actor, Kind.DENIED, detail, attemptStart, Long.MAX_VALUE, 0, List.copyOf(locks)));
     }
 
     /** Records an unlock call that started at {@code callStart} and returned, leaving {@code depth} holds. */
     public void unlocked(long callStart, String actor, int depth, String detail) {
-        add(new Event(callStart, actor, Kind.UNLOCK, detail, callStart, Long.MAX_VALUE, depth));
+        unlocked(callStart, actor, List.of(), depth, detail);
+    }
+
+    /** Records an unlock of {@code locks} (names) that started at {@code callStart} and returned, leaving {@code depth} holds. */
+    public void unlocked(long callStart, String actor, List<String> locks, int depth, String detail) {
+        add(new Event(callStart, actor, Kind.UNLOCK, detail, callStart, Long.MAX_VALUE, depth, List.copyOf(locks)));
+    }
+
+    /** Records an unlock of {@code locks} (names) that started at {@code callStart} and was refused or failed. */
+    public void unlockRefused(long callStart, String actor, List<String> locks, String detail) {
+        add(new Event(callStart, actor, Kind.UNLOCK_REFUSED, detail, callStart, Long.MAX_VALUE, 0, List.copyOf(locks)));
     }
 
     /** Records an event at an earlier time (e.g. the start of a call that has just returned). */
@@ -144,9 +178,23 @@ public final class History {
         }
     }
 
-    /** The watched nodes, in the order they were declared. */
+    /**
+     * Declares a lock key drawn in a column of its own, as a node is, where one node stores several
+     * names: its events come from {@code redis/<key>}.
+     */
+    public synchronized void key(String name) {
+        node(name);
+        keys.add(name);
+    }
+
+    /** The watched nodes, and the keys drawn apart ({@link #key}), in the order they were declared. */
     public synchronized List<String> nodes() {
         return List.copyOf(nodes);
+    }
+
+    /** Whether the column {@code name} is a key's ({@link #key}) rather than a node's. */
+    public synchronized boolean isKey(String name) {
+        return keys.contains(name);
     }
 
     /** Declares that the client drawn in {@code lane} writes owner values starting with {@code clientId}. */

@@ -46,6 +46,7 @@ public final class KeyOwnership {
     private static final Set<Kind> MERGED = EnumSet.of(Kind.EXPIRED, Kind.DELETED, Kind.RENEWED);
 
     private final List<String> nodes;
+    private final List<String> keys;
     private final Map<Event, String> owners = new HashMap<>();
     private final Map<Event, Event> calls = new HashMap<>();
     private final List<Hold> holds = new ArrayList<>();
@@ -55,6 +56,7 @@ public final class KeyOwnership {
     private KeyOwnership(History history) {
         List<Event> events = history.events();
         this.nodes = history.nodes();
+        this.keys = nodes.stream().filter(history::isKey).toList();
         Map<String, String> clients = history.clients();
         Map<String, Event> open = new LinkedHashMap<>();
         for (Event e : events) {
@@ -65,13 +67,14 @@ public final class KeyOwnership {
             Event held = open.get(node);
             switch (e.kind()) {
                 case HELD -> {
-                    String owner = KeyWriters.owner(e, events, clients);
+                    String key = keys.contains(node) ? node : null;
+                    String owner = KeyWriters.owner(e, events, clients, key);
                     owners.put(e, owner);
                     if (held != null && owners.get(held).equals(owner)) {
                         // The same owners read again: one hold goes on.
                         continue;
                     }
-                    Event call = KeyWriters.call(e, events, owner.split("\\+")[0]);
+                    Event call = KeyWriters.call(e, events, owner.split("\\+")[0], key);
                     if (call != null) {
                         calls.put(e, call);
                     }
@@ -105,9 +108,14 @@ public final class KeyOwnership {
         return new KeyOwnership(history);
     }
 
-    /** The watched nodes, in order: {@code master} (and {@code replica}), or {@code n1..n5}. */
+    /** The watched nodes, in order: {@code master} (and {@code replica}), or {@code n1..n5}; or the keys drawn apart. */
     public List<String> nodes() {
         return nodes;
+    }
+
+    /** Whether the column {@code node} is a key drawn apart ({@link History#key}) rather than a node. */
+    public boolean isKey(String node) {
+        return keys.contains(node);
     }
 
     /** Every stretch a node stored the key, in the order they ended. */
@@ -177,6 +185,7 @@ public final class KeyOwnership {
      */
     private long keyWritten(Event e, String lane) {
         return holds.stream().filter(h -> h.owner().equals(lane) && h.from() >= e.since()
+                && (e.locks().isEmpty() || !keys.contains(h.node()) || e.locks().contains(h.node()))
                 && h.from() <= e.at() + KeyWriters.SLACK_NANOS).mapToLong(Hold::from).min().orElse(e.at());
     }
 

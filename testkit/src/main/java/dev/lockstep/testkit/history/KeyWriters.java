@@ -24,21 +24,21 @@ final class KeyWriters {
      * The lane (or lanes, joined by {@code +}) whose key {@code held} shows. Each owner value is a
      * client's id and thread from stage 3 on, which names the client outright. Stages 1 and 2 write a
      * constant or a fresh token: the owner is then the client whose lock call was under way when the
-     * key appeared and returned closest to it.
+     * key appeared and returned closest to it (a call for {@code key}, when the column is a key's).
      */
-    static String owner(Event held, List<Event> events, Map<String, String> clients) {
+    static String owner(Event held, List<Event> events, Map<String, String> clients, String key) {
         Set<String> lanes = new LinkedHashSet<>();
         for (String value : held.detail().split(",")) {
             String lane = clients.entrySet().stream().filter(c -> value.startsWith(c.getKey())).map(Map.Entry::getValue)
-                    .findFirst().orElseGet(() -> byTime(held, events));
+                    .findFirst().orElseGet(() -> byTime(held, events, key));
             lanes.add(lane);
         }
         return String.join("+", lanes);
     }
 
     /** The lane of the lock call that wrote {@code held}'s key, found by time alone; {@code ?} when none. */
-    private static String byTime(Event held, List<Event> events) {
-        Event call = call(held, events, null);
+    private static String byTime(Event held, List<Event> events, String key) {
+        Event call = call(held, events, null, key);
         return call == null ? "?" : Actor.laneOf(call.actor());
     }
 
@@ -47,16 +47,18 @@ final class KeyWriters {
      * watch read comes from the acquisition that returned closest to when the watch heard of it. A key
      * gone before the watch could read it lived for a moment: an acquisition still under way when the
      * watch heard of it (a re-entry, then the unlocks), else a failed call under way (a quorum round
-     * taking its grants back), else the acquisition that returned closest.
+     * taking its grants back), else the acquisition that returned closest. Where the column is a key's
+     * ({@code key} not null), a call that names other keys does not count.
      */
-    static Event call(Event held, List<Event> events, String lane) {
+    static Event call(Event held, List<Event> events, String lane, String key) {
         Event closest = null;
         Event acquiringNow = null;
         Event failingNow = null;
         for (Event call : events) {
             boolean lockCall = call.kind() == Kind.ACQUIRED || call.kind() == Kind.READ_LOCKED
                     || call.kind() == Kind.DENIED;
-            if (!lockCall || lane != null && !Actor.laneOf(call.actor()).equals(lane) || call.since() > held.at()
+            boolean otherKey = key != null && !call.locks().isEmpty() && !call.locks().contains(key);
+            if (!lockCall || otherKey || lane != null && !Actor.laneOf(call.actor()).equals(lane) || call.since() > held.at()
                     || held.at() > call.at() + SLACK_NANOS) {
                 continue;
             }

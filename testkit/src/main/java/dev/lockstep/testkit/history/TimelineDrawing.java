@@ -139,8 +139,9 @@ final class TimelineDrawing {
         if (!nodes.isEmpty()) {
             String names = nodes.size() > 2 ? nodes.get(0) + ".." + nodes.get(nodes.size() - 1)
                     : String.join(", ", nodes);
-            parts.add(names + ": whom " + (nodes.size() == 1 ? "the node" : "each node")
-                    + " stores the lock's key for; + marks a renewal.");
+            String whom = nodes.stream().allMatch(ownership::isKey) ? "Redis stores each key"
+                    : nodes.size() == 1 ? "the node stores the lock's key" : "each node stores the lock's key";
+            parts.add(names + ": whom " + whom + " for; + marks a renewal.");
         }
         if (ownership.holds().stream().anyMatch(h -> h.owner().contains("?"))) {
             parts.add("?: a key no recorded lock call wrote.");

@@ -28,7 +28,9 @@ public final class Catalog {
             new ReadersShare(),
             new WriterExcludes(),
             new WriterStarvation(),
-            new Starvation());
+            new Starvation(),
+            new OppositeOrder(),
+            new PartialAcquisition());
 
     private Catalog() {
     }

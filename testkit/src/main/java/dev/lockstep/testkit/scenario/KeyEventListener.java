@@ -36,6 +36,7 @@ final class KeyEventListener extends JedisPubSub {
     private final History history;
     private final String actor;
     private final String warmUpLock;
+    private final KeyColumns keyColumns;
     private final CountDownLatch subscribed;
     private final Map<String, CountDownLatch> catchingUp;
     /** The owner values last seen in each lock key: a write that changes them is a new hold. */
@@ -45,17 +46,19 @@ final class KeyEventListener extends JedisPubSub {
 
     /**
      * A listener that reads owners with {@code reader}, remembering them in {@code owners} across
-     * reconnects, and records into {@code history} as {@code actor}. {@code warmUpLock} is the fixture's
-     * own lock; {@code subscribed} is counted down once every channel is subscribed, and a key in
-     * {@code catchingUp} has its latch counted down when its notification arrives.
+     * reconnects, and records into {@code history} as {@code actor}, or in their own columns for the keys
+     * {@code keyColumns} draws apart (leaving out those it hides). {@code warmUpLock} is the fixture's own lock; {@code subscribed} is counted down
+     * once every channel is subscribed, and a key in {@code catchingUp} has its latch counted down when its
+     * notification arrives.
      */
     KeyEventListener(Jedis reader, Map<String, String> owners, History history, String actor, String warmUpLock,
-            CountDownLatch subscribed, Map<String, CountDownLatch> catchingUp) {
+            KeyColumns keyColumns, CountDownLatch subscribed, Map<String, CountDownLatch> catchingUp) {
         this.reader = reader;
         this.owners = owners;
         this.history = history;
         this.actor = actor;
         this.warmUpLock = warmUpLock;
+        this.keyColumns = keyColumns;
         this.subscribed = subscribed;
         this.catchingUp = catchingUp;
     }
@@ -78,7 +81,7 @@ final class KeyEventListener extends JedisPubSub {
             caughtUp.countDown();
             return;
         }
-        if (key.startsWith(CATCH_UP_MARKER)) {
+        if (key.startsWith(CATCH_UP_MARKER) || keyColumns.hides(key)) {
             return;
         }
         if (isFixture(key)) {
@@ -92,13 +95,13 @@ final class KeyEventListener extends JedisPubSub {
             if (key.equals(justWritten)) {
                 justWritten = null;
             } else if (owners.containsKey(key)) {
-                history.recordAt(at, actor, Kind.RENEWED, key + " renewed");
+                history.recordAt(at, actorOf(key), Kind.RENEWED, about(key, "renewed"));
             }
         } else {
             justWritten = null;
             owners.remove(key);
-            history.recordAt(at, actor, event.equals("expired") ? Kind.EXPIRED : Kind.DELETED,
-                    key + (event.equals("expired") ? " expired" : " deleted"));
+            history.recordAt(at, actorOf(key), event.equals("expired") ? Kind.EXPIRED : Kind.DELETED,
+                    about(key, event.equals("expired") ? "expired" : "deleted"));
         }
     }
 
@@ -108,7 +111,7 @@ final class KeyEventListener extends JedisPubSub {
         Set<String> keys = reader.keys("*");
         owners.keySet().retainAll(keys);
         for (String key : keys) {
-            if (!isFixture(key)) {
+            if (!isFixture(key) && !keyColumns.hides(key)) {
                 held(at, key);
             }
         }
@@ -130,13 +133,13 @@ final class KeyEventListener extends JedisPubSub {
         } catch (JedisException e) {
             if (!owners.containsKey(key)) {
                 // The node died before the read: the key was there, for owners the timeline names from the lock call.
-                history.recordAt(at, actor, Kind.HELD, "");
+                history.recordAt(at, actorOf(key), Kind.HELD, "");
             }
             throw e;
         }
         if (ttl.get() == GONE) {
             if (owners.putIfAbsent(key, "") == null) {
-                history.recordAt(at, actor, Kind.HELD, "");
+                history.recordAt(at, actorOf(key), Kind.HELD, "");
             }
             return;
         }
@@ -159,7 +162,18 @@ final class KeyEventListener extends JedisPubSub {
             return;
         }
         owners.put(key, owner);
-        history.recordAt(at, actor, Kind.HELD, owner);
+        history.recordAt(at, actorOf(key), Kind.HELD, owner);
+    }
+
+    /** Who records {@code key}'s events: the key's own column, or the node's. */
+    private String actorOf(String key) {
+        String column = keyColumns.column(key);
+        return column == null ? actor : History.REDIS + "/" + column;
+    }
+
+    /** What happened to {@code key}, in words: its own column names it already. */
+    private String about(String key, String what) {
+        return keyColumns.column(key) == null ? key + " " + what : what;
     }
 
     /**

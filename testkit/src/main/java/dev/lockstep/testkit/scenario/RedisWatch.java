@@ -29,6 +29,7 @@ final class RedisWatch implements AutoCloseable {
     private final String actor;
     private final History history;
     private final String warmUpLock;
+    private final KeyColumns keyColumns;
     private final Thread thread;
     private final CountDownLatch subscribed = new CountDownLatch(1);
     private final Map<String, CountDownLatch> catchingUp = new ConcurrentHashMap<>();
@@ -36,15 +37,20 @@ final class RedisWatch implements AutoCloseable {
     private volatile KeyEventListener listener;
 
     /**
-     * Watches {@code node}, recording into {@code history} as node {@code name}; {@code warmUpLock}
-     * is the fixture's own lock, recorded apart from the scenario's.
+     * Watches {@code node}, recording into {@code history} as node {@code name}, or in their own columns
+     * for the keys {@code keyColumns} draws apart; {@code warmUpLock} is the fixture's own lock, recorded
+     * apart from the scenario's.
      */
-    RedisWatch(RedisNode node, String name, History history, String warmUpLock) {
+    RedisWatch(RedisNode node, String name, History history, String warmUpLock, KeyColumns keyColumns) {
         this.node = node;
         this.warmUpLock = warmUpLock;
+        this.keyColumns = keyColumns;
         this.actor = History.REDIS + "/" + name;
         this.history = history;
-        history.node(name);
+        if (!keyColumns.apart()) {
+            history.node(name);
+        }
+        keyColumns.drawn().values().forEach(history::key);
         thread = new Thread(this::watch, "lockstep-redis-watch-" + node.address().getPort());
         thread.setDaemon(true);
         thread.start();
@@ -84,7 +90,7 @@ final class RedisWatch implements AutoCloseable {
                 subscriber.clientSetname(RedisTraffic.UNCOUNTED_CLIENT);
                 reader.configSet("notify-keyspace-events", "Eg$hx");
                 KeyEventListener current = new KeyEventListener(reader, owners, history, actor, warmUpLock,
-                        subscribed, catchingUp);
+                        keyColumns, subscribed, catchingUp);
                 listener = current;
                 if (droppedAt >= 0) {
                     current.rescan();

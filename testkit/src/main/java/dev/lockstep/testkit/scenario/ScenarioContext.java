@@ -15,7 +15,10 @@ import java.time.Duration;
 import java.util.ArrayDeque;
 import java.util.ArrayList;
 import java.util.Deque;
+import java.util.LinkedHashMap;
 import java.util.List;
+import java.util.Map;
+import java.util.Set;
 import java.util.concurrent.Callable;
 import java.util.concurrent.ExecutionException;
 import java.util.concurrent.ExecutorService;
@@ -46,6 +49,7 @@ public final class ScenarioContext implements AutoCloseable {
     private final List<RedisWatch> watches = new ArrayList<>();
     private final ExecutorService threads = Executors.newCachedThreadPool(Threads.factory("lockstep-scenario"));
     private List<RedisNode> nodes;
+    private List<String> keyColumns = List.of();
 
     /** A context for running scenarios of {@code stage} on nodes from {@code fixture}. */
     public ScenarioContext(Stage stage, RedisFixture fixture) {
@@ -83,6 +87,32 @@ public final class ScenarioContext implements AutoCloseable {
             nodes = List.copyOf(started);
         }
         return nodes;
+    }
+
+    /**
+     * Draws each of {@code keys} in a column of its own, rather than one column per node, for a story
+     * over several names: a node's column shows one owner at a time. A row has no room for every key on
+     * each of several masters, so there the columns show the first node's keys ({@code n1:inventory})
+     * and the other nodes' events on them are left out. Call before {@link #nodes()}.
+     */
+    public synchronized void keyColumns(String... keys) {
+        if (nodes != null) {
+            throw new IllegalStateException("the nodes are watched already");
+        }
+        keyColumns = List.of(keys);
+    }
+
+    /** What the watch of node {@code name} draws apart: the first watch draws the keys, the others leave them out. */
+    private KeyColumns keyColumnsOf(String name) {
+        if (keyColumns.isEmpty()) {
+            return KeyColumns.NONE;
+        }
+        if (!watches.isEmpty()) {
+            return new KeyColumns(Map.of(), Set.copyOf(keyColumns));
+        }
+        Map<String, String> drawn = new LinkedHashMap<>();
+        keyColumns.forEach(key -> drawn.put(key, stage.multiNode() ? name + ":" + key : key));
+        return new KeyColumns(drawn, Set.of());
     }
 
     /** The first of {@link #nodes()}: the only one of a single-node stage. */
@@ -131,7 +161,7 @@ public final class ScenarioContext implements AutoCloseable {
      * the key for, renewals, expiries, deletions. A node restarted on the same port is still watched.
      */
     public synchronized void watch(RedisNode node, String name) {
-        RedisWatch watch = new RedisWatch(node, name, history, WARM_UP_LOCK);
+        RedisWatch watch = new RedisWatch(node, name, history, WARM_UP_LOCK, keyColumnsOf(name));
         watches.add(watch);
         resources.push(watch);
     }
