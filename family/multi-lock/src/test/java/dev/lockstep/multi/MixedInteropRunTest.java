@@ -46,14 +46,14 @@ import redis.clients.jedis.UnifiedJedis;
  *
  * <p>No name is ever held by two at once; no thread waits longer than {@link #STUCK} (the failure
  * shows who holds and wants what); no lock key is seen without a TTL while it runs; none is left
- * after. {@code -Dlockstep.interop.seconds} sets how long each run lasts: 5 s by default, to keep
+ * after. {@code -Dlockstep.interop.seconds} sets how long each run lasts: 2 s by default, to keep
  * the suite quick; the acceptance run is 60, with {@code -Dlockstep.testTimeout} raised to cover a
  * run, its last waits and the Cluster's start.
  */
 class MixedInteropRunTest {
 
     private static final Logger log = LoggerFactory.getLogger(MixedInteropRunTest.class);
-    private static final Duration RUN = Duration.ofSeconds(Long.getLong("lockstep.interop.seconds", 5));
+    private static final Duration RUN = Duration.ofSeconds(Long.getLong("lockstep.interop.seconds", 2));
     /**
      * A deadlock waits forever; honest waits here are long but end. Redisson's MultiLock, holding
      * names, waits up to 1.5 s per name for the next, then gives back and tries again at once, so it

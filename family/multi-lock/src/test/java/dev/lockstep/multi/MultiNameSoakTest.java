@@ -15,12 +15,12 @@ import org.junit.jupiter.api.Test;
  * The soak of the {@code multi-lock} stage: client JVMs whose rounds take one name or, half the
  * time, 2 or 3 of them as one lock ({@code getAll}), while random faults hit the server and the
  * clients' side of the wire. No name's sections overlap, no part is left held, no key lacks a TTL.
- * {@code -Dlockstep.soak.seconds} sets how long faults are injected: 10 s by default, to keep the
+ * {@code -Dlockstep.soak.seconds} sets how long faults are injected: 6 s by default, to keep the
  * suite quick; {@code -Dlockstep.seed} replays a fault draw.
  */
 class MultiNameSoakTest {
 
-    private static final Duration FAULTS = Duration.ofSeconds(Long.getLong("lockstep.soak.seconds", 10));
+    private static final Duration FAULTS = Duration.ofSeconds(Long.getLong("lockstep.soak.seconds", 6));
 
     @Test
     void compositesKeepEveryClaimUnderFaults() throws InterruptedException {
