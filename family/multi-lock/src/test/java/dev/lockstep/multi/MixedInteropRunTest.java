@@ -29,6 +29,8 @@ import java.util.function.Function;
 import java.util.function.Supplier;
 import java.util.stream.Collectors;
 import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.parallel.Execution;
+import org.junit.jupiter.api.parallel.ExecutionMode;
 import org.redisson.RedissonMultiLock;
 import org.redisson.api.RLock;
 import org.redisson.api.RedissonClient;
@@ -48,8 +50,10 @@ import redis.clients.jedis.UnifiedJedis;
  * shows who holds and wants what); no lock key is seen without a TTL while it runs; none is left
  * after. {@code -Dlockstep.interop.seconds} sets how long each run lasts: 2 s by default, to keep
  * the suite quick; the acceptance run is 60, with {@code -Dlockstep.testTimeout} raised to cover a
- * run, its last waits and the Cluster's start.
+ * run, its last waits and the Cluster's start. The three runs go side by side: each has its own
+ * servers, and they mostly wait.
  */
+@Execution(ExecutionMode.CONCURRENT)
 class MixedInteropRunTest {
 
     private static final Logger log = LoggerFactory.getLogger(MixedInteropRunTest.class);

@@ -1,6 +1,5 @@
 package dev.lockstep.testkit.history;
 
-import dev.lockstep.CompositeLocks;
 import dev.lockstep.DistLock;
 import dev.lockstep.FencedLock;
 import dev.lockstep.LockException;
@@ -9,15 +8,11 @@ import dev.lockstep.ReadWriteDistLock;
 import dev.lockstep.testkit.history.History.Kind;
 import dev.lockstep.testkit.resource.StockTable;
 import java.time.Duration;
-import java.util.Deque;
-import java.util.List;
 import java.util.Set;
 import java.util.concurrent.ConcurrentHashMap;
-import java.util.concurrent.ConcurrentLinkedDeque;
 import java.util.concurrent.Semaphore;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicInteger;
-import java.util.concurrent.atomic.AtomicReference;
 
 /**
  * A client in a scenario's story ("A", "B", ...): one {@link Locks} of the stage under test,
@@ -32,13 +27,7 @@ public final class Actor {
     private final AtomicInteger depth = new AtomicInteger();
     private final Set<String> listening = ConcurrentHashMap.newKeySet();
     private final Semaphore losses = new Semaphore(0);
-    /** The names {@link #tryLockAll} took one by one and holds, the last taken first. */
-    private final Deque<String> heldNames = new ConcurrentLinkedDeque<>();
-    /** The lock over several names {@link #tryLockAll} took as one, while held. */
-    private final AtomicReference<Together> heldTogether = new AtomicReference<>();
-
-    private record Together(DistLock lock, List<String> names) {
-    }
+    private final SeveralNames severalNames;
 
     /** A client called {@code name} on {@code locks}, recording into {@code history}; its lock calls default to {@code defaultLease}. */
     public Actor(String name, Locks locks, Duration defaultLease, History history) {
@@ -46,6 +35,7 @@ public final class Actor {
         this.locks = locks;
         this.defaultLease = defaultLease;
         this.history = history;
+        this.severalNames = new SeveralNames(this, history, defaultLease);
     }
 
     /**
@@ -98,107 +88,18 @@ public final class Actor {
         return taken;
     }
 
-    private void listen(String key, DistLock lock) {
+    /** This actor's locks over several names: one lock on a {@link dev.lockstep.CompositeLocks} client, nested by hand on any other. */
+    public SeveralNames severalNames() {
+        return severalNames;
+    }
+
+    /** Records the next lease this actor's {@code lock} (listed as {@code key}) loses. */
+    void listen(String key, DistLock lock) {
         if (listening.add(key)) {
             lock.onLeaseLost(loss -> {
                 history.record(name, Kind.LOST, "told: lease lost (" + loss.reason() + ")");
                 losses.release();
             });
-        }
-    }
-
-    /** Whether this client takes several names as one lock ({@link CompositeLocks}). */
-    public boolean composite() {
-        return locks instanceof CompositeLocks;
-    }
-
-    /** {@link #tryLockAll(List, Duration, Duration, Runnable)} with nothing between the names. */
-    public boolean tryLockAll(List<String> names, Duration wait, Duration lease) throws InterruptedException {
-        return tryLockAll(names, wait, lease, () -> {
-        });
-    }
-
-    /**
-     * Tries to take every one of {@code names}, each call recorded with the names it concerns. A
-     * {@link #composite()} client takes them as one lock within {@code wait}. Any other runs the nested
-     * code people write by hand: each name in the order given, each within {@code wait}, with
-     * {@code afterFirst} run once the first is held; when a name is refused it returns false still
-     * holding the names before it, as such code does unless it undoes its own steps.
-     * {@link #unlockAll} lets go of whatever this left held.
-     */
-    public boolean tryLockAll(List<String> names, Duration wait, Duration lease, Runnable afterFirst)
-            throws InterruptedException {
-        if (locks instanceof CompositeLocks composite) {
-            DistLock all = composite.getAll(names.toArray(String[]::new));
-            listen(String.join("+", names), all);
-            if (!take(all, names, wait, lease, 1)) {
-                return false;
-            }
-            heldTogether.set(new Together(all, List.copyOf(names)));
-            return true;
-        }
-        for (int i = 0; i < names.size(); i++) {
-            DistLock lock = locks.get(names.get(i));
-            listen(names.get(i), lock);
-            if (!take(lock, List.of(names.get(i)), wait, lease, heldNames.size() + 1)) {
-                return false;
-            }
-            heldNames.push(names.get(i));
-            if (i == 0) {
-                afterFirst.run();
-            }
-        }
-        return true;
-    }
-
-    /** One lock call for {@code names} on {@code lock}, recorded; {@code holds} is how many locks it leaves held. */
-    private boolean take(DistLock lock, List<String> names, Duration wait, Duration lease, int holds)
-            throws InterruptedException {
-        String what = String.join(" and ", names);
-        long start = history.now();
-        boolean taken;
-        try {
-            taken = lock.tryLock(wait, lease);
-        } catch (LockException e) {
-            history.denied(name, names, start, "lock on " + what + " failed: " + e.getMessage() + holding());
-            return false;
-        }
-        if (taken) {
-            history.acquired(name, names, start, lease != null ? lease : defaultLease, holds,
-                    "locked " + what + (names.size() > 1 ? " as one lock" : "") + leaseNote(lease));
-        } else {
-            history.denied(name, names, start, "gave up on " + what + " after "
-                    + (history.now() - start) / 1_000_000 + " ms" + holding());
-        }
-        return taken;
-    }
-
-    private String holding() {
-        return heldNames.isEmpty() ? "" : ", holding " + String.join(", ", heldNames);
-    }
-
-    /** Unlocks whatever {@link #tryLockAll} took and still holds, the last name taken first; recorded. */
-    public void unlockAll() {
-        Together together = heldTogether.getAndSet(null);
-        if (together != null) {
-            releaseNames(together.lock(), together.names(), 0);
-        }
-        for (String lockName = heldNames.poll(); lockName != null; lockName = heldNames.poll()) {
-            releaseNames(locks.get(lockName), List.of(lockName), heldNames.size());
-        }
-    }
-
-    private void releaseNames(DistLock lock, List<String> names, int holdsLeft) {
-        String what = String.join(" and ", names);
-        // Recorded at the call's start, as in release: another client may take the names before it returns.
-        long start = history.now();
-        try {
-            lock.unlock();
-            history.unlocked(start, name, names, holdsLeft, "unlock " + what);
-        } catch (IllegalMonitorStateException e) {
-            history.unlockRefused(start, name, names, "unlock of " + what + " refused: " + e.getMessage());
-        } catch (LockException e) {
-            history.unlockRefused(start, name, names, "unlock of " + what + " failed: " + e.getMessage());
         }
     }
 
@@ -340,7 +241,7 @@ public final class Actor {
         history.record(name, Kind.CRASH, "crashed without unlocking");
     }
 
-    private static String leaseNote(Duration lease) {
+    static String leaseNote(Duration lease) {
         return lease == null ? "" : " (lease " + lease.toMillis() + " ms)";
     }
 }

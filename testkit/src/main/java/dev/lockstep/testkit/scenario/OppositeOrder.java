@@ -5,7 +5,8 @@ import dev.lockstep.LockOptions;
 import dev.lockstep.testkit.history.Actor;
 import dev.lockstep.testkit.history.Checker;
 import dev.lockstep.testkit.history.Checker.Overlap;
-import dev.lockstep.testkit.history.Checker.WaitCycle;
+import dev.lockstep.testkit.history.NameHoldings;
+import dev.lockstep.testkit.history.NameHoldings.WaitCycle;
 import dev.lockstep.testkit.stage.Stage;
 import java.time.Duration;
 import java.util.List;
@@ -61,7 +62,7 @@ public final class OppositeOrder extends Scenario {
             boolean aDone = context.await(aRound, DEADLINE);
             boolean bDone = context.await(bRound, DEADLINE);
 
-            List<WaitCycle> cycles = Checker.waitCycles(context.history());
+            List<WaitCycle> cycles = NameHoldings.waitCycles(context.history());
             if (!cycles.isEmpty()) {
                 return Verdict.violated("Round " + round + ": " + cycles.get(0) + ". With lock() instead of a "
                         + "bounded tryLock, both would still be waiting.");
@@ -83,14 +84,14 @@ public final class OppositeOrder extends Scenario {
     /** One round of {@code actor}: take {@code names} in this order, work under both, let go; true when it worked. */
     private static boolean play(Actor actor, List<String> names, CyclicBarrier firstNamesHeld,
             CyclicBarrier bothAnswered) throws Exception {
-        boolean taken = actor.tryLockAll(names, WAIT, null, () -> meet(firstNamesHeld, "hold its first name"));
-        if (!actor.composite()) {
+        boolean taken = actor.severalNames().tryLockAll(names, WAIT, null, () -> meet(firstNamesHeld, "hold its first name"));
+        if (!actor.severalNames().composite()) {
             meet(bothAnswered, "hear back about its second name");
         }
         if (taken) {
             actor.critical(WORK);
         }
-        actor.unlockAll();
+        actor.severalNames().unlockAll();
         return taken;
     }
 

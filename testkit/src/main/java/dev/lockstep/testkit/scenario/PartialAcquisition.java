@@ -3,9 +3,9 @@ package dev.lockstep.testkit.scenario;
 import dev.lockstep.Guarantee;
 import dev.lockstep.LockOptions;
 import dev.lockstep.testkit.history.Actor;
-import dev.lockstep.testkit.history.Checker;
 import dev.lockstep.testkit.history.History.Event;
 import dev.lockstep.testkit.history.History.Kind;
+import dev.lockstep.testkit.history.NameHoldings;
 import dev.lockstep.testkit.stage.Stage;
 import java.time.Duration;
 import java.util.List;
@@ -41,25 +41,25 @@ public final class PartialAcquisition extends Scenario {
         Actor a = context.actor("A", options);
         Actor b = context.actor("B", options);
         Actor c = context.actor("C", options);
-        if (!b.tryLockAll(List.of(ORDER), Duration.ZERO, null)) {
+        if (!b.severalNames().tryLockAll(List.of(ORDER), Duration.ZERO, null)) {
             throw new IllegalStateException("B could not take a free lock");
         }
-        if (a.tryLockAll(List.of(INVENTORY, ORDER), A_WAIT, null)) {
+        if (a.severalNames().tryLockAll(List.of(INVENTORY, ORDER), A_WAIT, null)) {
             throw new IllegalStateException("A took order while B held it");
         }
-        boolean cTook = c.tryLockAll(List.of(INVENTORY), C_WAIT, null);
+        boolean cTook = c.severalNames().tryLockAll(List.of(INVENTORY), C_WAIT, null);
         if (cTook) {
             c.critical(WORK);
-            c.unlockAll();
+            c.severalNames().unlockAll();
         }
-        b.unlockAll();
+        b.severalNames().unlockAll();
 
         if (cTook) {
             return Verdict.held("A's call gave up on both names and left neither held: C took " + INVENTORY
                     + " at once.");
         }
         Event refusal = context.history().last(c.name(), Kind.DENIED);
-        List<String> holders = Checker.holdersAt(context.history(), INVENTORY, refusal.at());
+        List<String> holders = NameHoldings.holdersAt(context.history(), INVENTORY, refusal.at());
         if (holders.isEmpty()) {
             throw new IllegalStateException("C could not take " + INVENTORY + ", though nobody held it");
         }

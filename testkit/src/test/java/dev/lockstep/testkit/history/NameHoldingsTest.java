@@ -6,8 +6,8 @@ import java.time.Duration;
 import java.util.List;
 import org.junit.jupiter.api.Test;
 
-/** The checker's judgements of stories over several names, on histories written by hand. */
-class CheckerTest {
+/** Judgements of stories over several names, on histories written by hand. */
+class NameHoldingsTest {
 
     private static final Duration LEASE = Duration.ofSeconds(10);
     private static final List<String> INVENTORY = List.of("inventory");
@@ -20,7 +20,7 @@ class CheckerTest {
         history.denied("A", ORDER, waits, "gave up on order");
         history.denied("B", INVENTORY, waits, "gave up on inventory");
 
-        List<Checker.WaitCycle> cycles = Checker.waitCycles(history);
+        List<NameHoldings.WaitCycle> cycles = NameHoldings.waitCycles(history);
         assertEquals(1, cycles.size());
         assertEquals("A", cycles.get(0).first().actor());
     }
@@ -33,7 +33,7 @@ class CheckerTest {
         history.unlocked(history.now(), "B", ORDER, 0, "unlock order");
         history.denied("A", ORDER, waits, "gave up on order");
 
-        assertEquals(List.of(), Checker.waitCycles(history));
+        assertEquals(List.of(), NameHoldings.waitCycles(history));
     }
 
     @Test
@@ -53,9 +53,9 @@ class CheckerTest {
         history.denied("A", ORDER, history.now(), "gave up on order, holding inventory");
         long asked = history.now();
 
-        assertEquals(List.of("A"), Checker.holdersAt(history, "inventory", asked));
+        assertEquals(List.of("A"), NameHoldings.holdersAt(history, "inventory", asked));
         history.unlocked(history.now(), "A", INVENTORY, 0, "unlock inventory");
-        assertEquals(List.of(), Checker.holdersAt(history, "inventory", history.now()));
+        assertEquals(List.of(), NameHoldings.holdersAt(history, "inventory", history.now()));
     }
 
     private static History bothHoldTheirFirstName() {
