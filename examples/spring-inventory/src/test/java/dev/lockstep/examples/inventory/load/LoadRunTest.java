@@ -9,16 +9,14 @@ import dev.lockstep.examples.inventory.Stage;
 import java.nio.file.Path;
 import org.junit.jupiter.api.AfterAll;
 import org.junit.jupiter.api.BeforeAll;
-import org.junit.jupiter.api.Test;
 import org.junit.jupiter.params.ParameterizedTest;
 import org.junit.jupiter.params.provider.CsvSource;
 
 /**
  * The load run's claims, on a smaller load: under each variant, the first stage that claims to
  * survive it sells no unit twice, and the stage before it does. Two instances of the service in
- * their own JVMs, real HTTP, one real Redis. The read-gap variant runs stage 7 alone, to keep the
- * module's tests short: the contract's {@code fenced-read-gap} scenario reproduces the gap on
- * every earlier stage.
+ * their own JVMs, real HTTP, one real Redis. The read-gap variant runs beside it
+ * ({@link ReadGapLoadRunTest}).
  */
 class LoadRunTest {
 
@@ -52,16 +50,5 @@ class LoadRunTest {
                 () -> assertTrue(broken.oversold() > 0, before + " sold no unit twice: " + broken),
                 () -> assertEquals(0, kept.oversold(), first + " sold units twice: " + kept),
                 () -> assertEquals(0, broken.otherAnswers() + kept.otherAnswers(), "answers other than 201, 409, 503"));
-    }
-
-    @Test
-    void stageSevenRefusesAnOrderThatWakesBetweenAnotherOrdersReadAndWrite() throws Exception {
-        RunResult kept = load.run(Variant.READ_GAP, Stage.V7_FENCING);
-        System.out.println(Report.line(kept));
-        assertAll(
-                () -> assertTrue(kept.claimed(), "stage 7 claims to survive " + Variant.READ_GAP.title),
-                () -> assertEquals(0, kept.oversold(), "stage 7 sold units twice: " + kept),
-                () -> assertTrue(kept.lockBusy() > 0, "the woken order was not refused: " + kept),
-                () -> assertEquals(0, kept.otherAnswers(), "answers other than 201, 409, 503"));
     }
 }
