@@ -28,6 +28,7 @@ import java.util.concurrent.locks.Lock;
 import java.util.function.Function;
 import java.util.function.Supplier;
 import java.util.stream.Collectors;
+import org.junit.jupiter.api.AfterAll;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.parallel.Execution;
 import org.junit.jupiter.api.parallel.ExecutionMode;
@@ -68,6 +69,12 @@ class MixedInteropRunTest {
     /** One per worker: two of each composite kind, one of each single-name kind. */
     private static final int THREADS = 8;
     private static final List<String> PLAIN = List.of("stock", "order", "payment", "invoice", "shipping");
+
+    /** Once every run is over: the runs go side by side, so one run's end is not the others'. */
+    @AfterAll
+    static void redissonThreadsEnd() {
+        RedissonClients.awaitAllShutDown();
+    }
 
     @Test
     void onAServer() throws Exception {
@@ -130,7 +137,6 @@ class MixedInteropRunTest {
                     new Worker("RLock single#1", 1, ids(redisson.get(1)), picked -> redisson.get(1).getLock(picked.get(0))));
             new Run(where, names, nodes.size(), redis, workers, threads).play();
         }
-        RedissonClients.awaitAllShutDown();
         for (RedisNode node : nodes) {
             try (Jedis admin = node.admin()) {
                 assertEquals(Set.of(), admin.keys("*"), "keys left on " + node.label() + " after the " + where + " run");
