@@ -35,7 +35,7 @@ public final class Actor {
         this.locks = locks;
         this.defaultLease = defaultLease;
         this.history = history;
-        this.severalNames = new SeveralNames(this, history, defaultLease);
+        this.severalNames = new SeveralNames(name, locks, history, defaultLease, this::listen);
     }
 
     /**
@@ -79,7 +79,7 @@ public final class Actor {
             int holds = depth.incrementAndGet();
             String what = holds > 1 ? "re-locked (hold " + holds + ")" : "locked";
             Long token = token(lockName);
-            history.acquired(name, start, effective, holds, what + leaseNote(lease)
+            history.acquired(name, start, effective, holds, what + History.leaseNote(lease)
                     + (token == null ? "" : ", token " + token));
         } else {
             history.denied(name, start, "gave up after " + (history.now() - start) / 1_000_000 + " ms"
@@ -239,9 +239,5 @@ public final class Actor {
         locks.close();
         depth.set(0);
         history.record(name, Kind.CRASH, "crashed without unlocking");
-    }
-
-    static String leaseNote(Duration lease) {
-        return lease == null ? "" : " (lease " + lease.toMillis() + " ms)";
     }
 }

@@ -240,4 +240,9 @@ public final class History {
         }
         return ordered;
     }
+
+    /** How a lock call that chose its own lease notes it; nothing for the stage's default. */
+    static String leaseNote(Duration lease) {
+        return lease == null ? "" : " (lease " + lease.toMillis() + " ms)";
+    }
 }

@@ -3,19 +3,23 @@ package dev.lockstep.testkit.history;
 import dev.lockstep.CompositeLocks;
 import dev.lockstep.DistLock;
 import dev.lockstep.LockException;
+import dev.lockstep.Locks;
 import java.time.Duration;
 import java.util.Deque;
 import java.util.List;
 import java.util.concurrent.ConcurrentLinkedDeque;
 import java.util.concurrent.atomic.AtomicReference;
+import java.util.function.BiConsumer;
 
 /**
- * One {@link Actor}'s locks over several names, each call recorded with the names it concerns:
+ * One actor's locks over several names, each call recorded with the names it concerns:
  * one lock on a {@link CompositeLocks} client, and on any other the nested code people write by hand.
  */
 public final class SeveralNames {
 
-    private final Actor actor;
+    private final String actor;
+    private final Locks locks;
+    private final BiConsumer<String, DistLock> listen;
     private final History history;
     private final Duration defaultLease;
     /** The names {@link #tryLockAll} took one by one and holds, the last taken first. */
@@ -26,16 +30,22 @@ public final class SeveralNames {
     private record Together(DistLock lock, List<String> names) {
     }
 
-    /** The names of {@code actor}, recorded in {@code history}; a lock call that names no lease takes {@code defaultLease}. */
-    SeveralNames(Actor actor, History history, Duration defaultLease) {
+    /**
+     * The names actor {@code actor} takes through {@code locks}, recorded in {@code history}; a lock
+     * call that names no lease takes {@code defaultLease}; {@code listen} hears of each lock it uses,
+     * by the name it is listed under, to record its lost leases.
+     */
+    SeveralNames(String actor, Locks locks, History history, Duration defaultLease, BiConsumer<String, DistLock> listen) {
         this.actor = actor;
+        this.locks = locks;
+        this.listen = listen;
         this.history = history;
         this.defaultLease = defaultLease;
     }
 
     /** Whether this client takes several names as one lock ({@link CompositeLocks}). */
     public boolean composite() {
-        return actor.locks() instanceof CompositeLocks;
+        return locks instanceof CompositeLocks;
     }
 
     /** {@link #tryLockAll(List, Duration, Duration, Runnable)} with nothing between the names. */
@@ -54,9 +64,9 @@ public final class SeveralNames {
      */
     public boolean tryLockAll(List<String> names, Duration wait, Duration lease, Runnable afterFirst)
             throws InterruptedException {
-        if (actor.locks() instanceof CompositeLocks composite) {
+        if (locks instanceof CompositeLocks composite) {
             DistLock all = composite.getAll(names.toArray(String[]::new));
-            actor.listen(String.join("+", names), all);
+            listen.accept(String.join("+", names), all);
             if (!take(all, names, wait, lease, 1)) {
                 return false;
             }
@@ -64,8 +74,8 @@ public final class SeveralNames {
             return true;
         }
         for (int i = 0; i < names.size(); i++) {
-            DistLock lock = actor.locks().get(names.get(i));
-            actor.listen(names.get(i), lock);
+            DistLock lock = locks.get(names.get(i));
+            listen.accept(names.get(i), lock);
             if (!take(lock, List.of(names.get(i)), wait, lease, heldNames.size() + 1)) {
                 return false;
             }
@@ -86,14 +96,14 @@ public final class SeveralNames {
         try {
             taken = lock.tryLock(wait, lease);
         } catch (LockException e) {
-            history.denied(actor.name(), names, start, "lock on " + what + " failed: " + e.getMessage() + holding());
+            history.denied(actor, names, start, "lock on " + what + " failed: " + e.getMessage() + holding());
             return false;
         }
         if (taken) {
-            history.acquired(actor.name(), names, start, lease != null ? lease : defaultLease, holds,
-                    "locked " + what + (names.size() > 1 ? " as one lock" : "") + Actor.leaseNote(lease));
+            history.acquired(actor, names, start, lease != null ? lease : defaultLease, holds,
+                    "locked " + what + (names.size() > 1 ? " as one lock" : "") + History.leaseNote(lease));
         } else {
-            history.denied(actor.name(), names, start, "gave up on " + what + " after "
+            history.denied(actor, names, start, "gave up on " + what + " after "
                     + (history.now() - start) / 1_000_000 + " ms" + holding());
         }
         return taken;
@@ -110,7 +120,7 @@ public final class SeveralNames {
             releaseNames(together.lock(), together.names(), 0);
         }
         for (String lockName = heldNames.poll(); lockName != null; lockName = heldNames.poll()) {
-            releaseNames(actor.locks().get(lockName), List.of(lockName), heldNames.size());
+            releaseNames(locks.get(lockName), List.of(lockName), heldNames.size());
         }
     }
 
@@ -120,11 +130,11 @@ public final class SeveralNames {
         long start = history.now();
         try {
             lock.unlock();
-            history.unlocked(start, actor.name(), names, holdsLeft, "unlock " + what);
+            history.unlocked(start, actor, names, holdsLeft, "unlock " + what);
         } catch (IllegalMonitorStateException e) {
-            history.unlockRefused(start, actor.name(), names, "unlock of " + what + " refused: " + e.getMessage());
+            history.unlockRefused(start, actor, names, "unlock of " + what + " refused: " + e.getMessage());
         } catch (LockException e) {
-            history.unlockRefused(start, actor.name(), names, "unlock of " + what + " failed: " + e.getMessage());
+            history.unlockRefused(start, actor, names, "unlock of " + what + " failed: " + e.getMessage());
         }
     }
 }
