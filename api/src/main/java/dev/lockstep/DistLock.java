@@ -1,6 +1,7 @@
 package dev.lockstep;
 
 import java.time.Duration;
+import java.util.Optional;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.locks.Condition;
 import java.util.concurrent.locks.Lock;
@@ -86,6 +87,36 @@ public interface DistLock extends Lock {
      * @throws LockException            when an acquisition cannot count (too few replicas acknowledged it)
      */
     boolean tryLock(Duration wait, Duration lease) throws InterruptedException;
+
+    /**
+     * Waits at most {@code wait} (zero: one attempt) to take the lock for {@code lease} (null: the
+     * stage's default, renewed by the watchdog from stage 4 on) as a {@link LockHold} that belongs to
+     * no thread; empty when not taken in time.
+     *
+     * @throws NullPointerException     when {@code wait} is null
+     * @throws IllegalArgumentException when {@code wait} is negative, or {@code lease} zero, negative or absurd
+     * @throws IllegalStateException    when this lock's {@link Locks} is closed
+     * @throws InterruptedException     when the thread is interrupted while it waits; it holds nothing then
+     * @throws RedisUnreachableException when Redis stays unreachable for ten retry intervals
+     * @throws RedisRefusedException     when Redis refuses a command (a missing ACL permission)
+     */
+    Optional<LockHold> tryAcquire(Duration wait, Duration lease) throws InterruptedException;
+
+    /**
+     * Sets the remaining lease of this thread's hold to {@code lease}, in one owner-checked script:
+     * from now on it is a fixed lease, which a watchdog no longer renews (a later re-entry without
+     * a lease renews it again).
+     *
+     * @throws NullPointerException          when {@code lease} is null
+     * @throws IllegalArgumentException      when {@code lease} is outside 10 ms to 365 days
+     * @throws IllegalMonitorStateException  when this thread does not hold the lock, or Redis no longer has its hold
+     * @throws LeaseLostException            when this thread's hold was lost before the call
+     * @throws UnsupportedOperationException when the stage cannot tell its holder's key from another's (stage 1)
+     * @throws IllegalStateException         when this lock's {@link Locks} is closed
+     * @throws RedisUnreachableException     when Redis does not answer; the lease may or may not be set
+     * @throws RedisRefusedException         when Redis refuses (a missing ACL permission)
+     */
+    void extend(Duration lease);
 
     /**
      * Ends one hold of this thread; the last one releases the lock (and, from stage 3 on, announces

@@ -3,12 +3,12 @@ package dev.lockstep.internal;
 import dev.lockstep.DistLock;
 import dev.lockstep.LeaseLoss;
 import dev.lockstep.LockException;
+import dev.lockstep.LockHold;
 import dev.lockstep.LockOptions;
 import java.time.Duration;
 import java.util.List;
-import java.util.Map;
 import java.util.Objects;
-import java.util.concurrent.ConcurrentHashMap;
+import java.util.Optional;
 import java.util.concurrent.CopyOnWriteArrayList;
 import java.util.concurrent.TimeUnit;
 import java.util.function.Consumer;
@@ -27,7 +27,6 @@ public abstract class AbstractDistLock extends ClientBoundLock implements DistLo
     /** A wait without end, as {@link Args#waitNanos} gives it. */
     private static final long FOREVER = -1;
 
-    private final Map<Long, String> ownerValues = new ConcurrentHashMap<>();
     private final CallerHolds callerHolds;
     private final List<Consumer<LeaseLoss>> lossListeners = new CopyOnWriteArrayList<>();
 
@@ -44,21 +43,6 @@ public abstract class AbstractDistLock extends ClientBoundLock implements DistLo
     /** Releases the current thread's hold; from v2 on, throws {@link IllegalMonitorStateException} for a non-owner. */
     protected abstract void release();
 
-    /** Notes that the current thread now holds the lock under the owner value {@code value}. */
-    protected final void remember(String value) {
-        ownerValues.put(Thread.currentThread().getId(), value);
-    }
-
-    /** The owner value the current thread holds the lock under, or null. */
-    protected final String ownerValue() {
-        return ownerValues.get(Thread.currentThread().getId());
-    }
-
-    /** Forgets the current thread's owner value. */
-    protected final void forget() {
-        ownerValues.remove(Thread.currentThread().getId());
-    }
-
     /** Local bookkeeping only: true from a successful acquisition until this thread's unlock, even if the lease ran out. */
     @Override
     public boolean isHeldByCurrentThread() {
@@ -74,6 +58,7 @@ public abstract class AbstractDistLock extends ClientBoundLock implements DistLo
     /** Tells every {@link #onLeaseLost} listener about {@code loss}; one failing listener does not silence the rest. */
     protected final void signalLeaseLost(LeaseLoss loss) {
         options().observer().leaseLost(loss);
+        ThreadFreeHold.lost(loss);
         for (Consumer<LeaseLoss> listener : lossListeners) {
             try {
                 listener.accept(loss);
@@ -140,6 +125,29 @@ public abstract class AbstractDistLock extends ClientBoundLock implements DistLo
         long started = System.nanoTime();
         Lease asked = lease(lease);
         return callerHolds.counted(started, client().acquiring(waitNanos, () -> acquire(asked, waitNanos)));
+    }
+
+    @Override
+    public final Optional<LockHold> tryAcquire(Duration wait, Duration lease) throws InterruptedException {
+        return ThreadFreeHold.take(this, wait, lease);
+    }
+
+    @Override
+    public final void extend(Duration lease) {
+        Lease fixed = new Lease(Args.within(lease, Args.MIN_LEASE, Args.MAX_LEASE, "lease").toMillis(), true);
+        ask("extend", () -> {
+            extendHold(fixed);
+            return null;
+        });
+    }
+
+    /**
+     * Sets the calling thread's hold's remaining lease to {@code lease}, owner-checked; throws
+     * {@link IllegalMonitorStateException} when it holds nothing. Stage 1 cannot check an owner.
+     */
+    protected void extendHold(Lease lease) {
+        throw new UnsupportedOperationException("lock '" + name() + "': this stage cannot tell its holder's key from "
+                + "another's, so it cannot extend only its own (the owner check comes in stage 2)");
     }
 
     /** The key exists. */

@@ -37,7 +37,7 @@ final class CallerHolds {
             observer.acquired(lockName, System.nanoTime() - started);
             // One monitor for both updates: a release racing a take must not let go of an object just taken.
             synchronized (holdsByThread) {
-                holdsByThread.merge(Thread.currentThread().getId(), 1, Integer::sum);
+                holdsByThread.merge(Caller.currentId(), 1, Integer::sum);
                 keep.run();
             }
         }
@@ -49,7 +49,7 @@ final class CallerHolds {
      * its last. When no thread has a hold any more, the client lets the object go.
      */
     boolean uncounted() {
-        long thread = Thread.currentThread().getId();
+        long thread = Caller.currentId();
         boolean held = holdsByThread.containsKey(thread);
         if (held) {
             observer.released(lockName);

@@ -3,12 +3,14 @@ package dev.lockstep.internal;
 import dev.lockstep.LockOptions;
 import dev.lockstep.RedisRefusedException;
 import dev.lockstep.RedisUnreachableException;
+import java.util.Map;
+import java.util.concurrent.ConcurrentHashMap;
 import java.util.function.Supplier;
 import redis.clients.jedis.UnifiedJedis;
 import redis.clients.jedis.exceptions.JedisException;
 
 /**
- * A lock as its client sees it: its name and key, how its owners are named, the Redis it talks to,
+ * A lock as its client sees it: its name and key, how its owners are named and what they hold it under, the Redis it talks to,
  * and the calls to that Redis, which fail with typed errors and send nothing once the client is
  * closed. The base of {@code AbstractDistLock}, which every lock extends.
  */
@@ -16,6 +18,7 @@ public abstract class ClientBoundLock {
 
     private final String name;
     private final AbstractLocks client;
+    private final Map<Long, String> ownerValues = new ConcurrentHashMap<>();
 
     /** The lock called {@code name}, owned by {@code client}. */
     ClientBoundLock(String name, AbstractLocks client) {
@@ -33,6 +36,21 @@ public abstract class ClientBoundLock {
         return name;
     }
 
+    /** Notes that the caller now holds the lock under the owner value {@code value}. */
+    protected final void remember(String value) {
+        ownerValues.put(Caller.currentId(), value);
+    }
+
+    /** The owner value the caller holds the lock under, or null. */
+    protected final String ownerValue() {
+        return ownerValues.get(Caller.currentId());
+    }
+
+    /** Forgets the caller's owner value. */
+    protected final void forget() {
+        ownerValues.remove(Caller.currentId());
+    }
+
     /** The Redis this lock talks to. */
     protected final UnifiedJedis redis() {
         return client.redis();
@@ -40,7 +58,7 @@ public abstract class ClientBoundLock {
 
     /** Who is asking: this client and this thread, as Redisson writes it ({@code clientId:threadId}). */
     protected final String threadOwner() {
-        return owner(Thread.currentThread().getId());
+        return owner(Caller.currentId());
     }
 
     /** The owner field of thread {@code threadId} of this client, for work done on its behalf by another thread. */

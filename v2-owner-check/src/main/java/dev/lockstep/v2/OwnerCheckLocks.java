@@ -24,6 +24,7 @@ import redis.clients.jedis.params.SetParams;
 public final class OwnerCheckLocks extends AbstractLocks {
 
     private static final LuaScript UNLOCK = LuaScript.load(OwnerCheckLocks.class, "unlock.lua");
+    private static final LuaScript EXTEND = LuaScript.load(OwnerCheckLocks.class, "extend.lua");
 
     /** A client of the stage-2 lock over {@code redis}. */
     public OwnerCheckLocks(UnifiedJedis redis, LockOptions options) {
@@ -62,6 +63,19 @@ public final class OwnerCheckLocks extends AbstractLocks {
             if (Long.valueOf(0).equals(deleted)) {
                 throw new IllegalMonitorStateException("lock '" + name()
                         + "' was no longer ours at unlock: its lease ran out, and it was left as it was");
+            }
+        }
+
+        /** The token tells this holder's key from its successor's, so only its own lease is set. */
+        @Override
+        protected void extendHold(Lease lease) {
+            String token = ownerValue();
+            if (token == null) {
+                throw new IllegalMonitorStateException("lock '" + name() + "' is not held by this thread");
+            }
+            if (Long.valueOf(0).equals(EXTEND.run(redis(), List.of(key()), List.of(token, Long.toString(lease.millis()))))) {
+                throw new IllegalMonitorStateException("lock '" + name()
+                        + "' was no longer ours to extend: its lease ran out, and it was left as it was");
             }
         }
     }

@@ -60,6 +60,15 @@ public final class ReentrantHashLocks extends AbstractLocks {
             }
         }
 
+        /** The owner's field tells this holder's hash from its successor's, so only its own lease is set. */
+        @Override
+        protected void extendHold(Lease lease) {
+            if (!RedissonLayout.extend(redis(), key(), threadOwner(), lease.millis())) {
+                throw new IllegalMonitorStateException("lock '" + name()
+                        + "' is not held by this thread (never taken, already released, or its lease ran out)");
+            }
+        }
+
         /** Asks Redis: the count in this thread's owner field. */
         @Override
         public int holdCount() {

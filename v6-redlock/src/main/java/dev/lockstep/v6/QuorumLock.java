@@ -42,7 +42,7 @@ final class QuorumLock extends AbstractDistLock {
     private static final LuaScript UNDO = LuaScript.load(QuorumLock.class, "undo.lua");
     /** How many node timeouts of rounds without a quorum of answers an acquisition sits out before failing. */
     private static final int UNANSWERED_ROUNDS = 10;
-    private static final LuaScript RENEW = LuaScript.load(WatchdogLock.class, "renew.lua");
+    private static final LuaScript RENEW = LuaScript.load(RedissonLayout.class, "extend.lua");
     private static final LuaScript LEASE_LEFT = LuaScript.load(QuorumLock.class, "lease-left.lua");
     private static final LuaScript FORCE_UNLOCK = RedissonLayout.forceUnlockScript();
 
@@ -137,7 +137,15 @@ final class QuorumLock extends AbstractDistLock {
         if (votes.blocking(r -> r.answeredEqual(0L))) {
             return false;
         }
-        throw new IllegalStateException("renewed on " + votes.count(r -> r.answeredEqual(1L)) + " of " + fanOut.size() + " nodes");
+        throw NoQuorumException.of("renewed on " + votes.count(r -> r.answeredEqual(1L)) + " of " + fanOut.size() + " nodes",
+                replies);
+    }
+
+    /** A renewal round with the caller's lease: a quorum must set it, and the hold keeps that lease from now on. */
+    @Override
+    protected void extendHold(Lease lease) {
+        String owner = threadOwner();
+        holds.extend(lease, () -> renew(owner, lease.millis()));
     }
 
     @Override

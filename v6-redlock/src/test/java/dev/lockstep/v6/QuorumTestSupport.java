@@ -75,7 +75,7 @@ final class QuorumTestSupport {
             admin.scriptLoad(resource(QuorumLock.class, "lock.lua"));
             admin.scriptLoad(resource(WatchdogLock.class, "unlock-counted.lua"));
             admin.scriptLoad(resource(QuorumLock.class, "undo.lua"));
-            admin.scriptLoad(resource(WatchdogLock.class, "renew.lua"));
+            admin.scriptLoad(resource(RedissonLayout.class, "extend.lua"));
         }
     }
 

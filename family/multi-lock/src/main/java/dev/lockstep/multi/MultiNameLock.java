@@ -2,7 +2,9 @@ package dev.lockstep.multi;
 
 import dev.lockstep.DistLock;
 import dev.lockstep.LeaseLoss;
+import dev.lockstep.LockHold;
 import dev.lockstep.internal.Args;
+import dev.lockstep.internal.ThreadFreeHold;
 import java.time.Duration;
 import java.util.Arrays;
 import java.util.Collections;
@@ -10,6 +12,7 @@ import java.util.Comparator;
 import java.util.IdentityHashMap;
 import java.util.List;
 import java.util.Objects;
+import java.util.Optional;
 import java.util.Set;
 import java.util.concurrent.TimeUnit;
 import java.util.function.Consumer;
@@ -125,6 +128,33 @@ public final class MultiNameLock implements DistLock {
     @Override
     public boolean tryLock(Duration wait, Duration lease) throws InterruptedException {
         return AllOrNothing.acquire(parts, Args.waitNanos(Objects.requireNonNull(wait, "wait"), "wait"), lease);
+    }
+
+    /** Waits at most {@code wait}, in all, to take every part for {@code lease} as one hold that belongs to no thread. */
+    @Override
+    public Optional<LockHold> tryAcquire(Duration wait, Duration lease) throws InterruptedException {
+        return ThreadFreeHold.take(this, wait, lease);
+    }
+
+    /** Sets every part's remaining lease, whatever any of them answers; the first failure is thrown, the others suppressed in it. */
+    @Override
+    public void extend(Duration lease) {
+        Args.within(lease, Args.MIN_LEASE, Args.MAX_LEASE, "lease");
+        RuntimeException failed = null;
+        for (DistLock part : parts) {
+            try {
+                part.extend(lease);
+            } catch (RuntimeException e) {
+                if (failed == null) {
+                    failed = e;
+                } else {
+                    failed.addSuppressed(e);
+                }
+            }
+        }
+        if (failed != null) {
+            throw failed;
+        }
     }
 
     /** Ends one hold of every part, the last taken first, whatever any of them answers. */

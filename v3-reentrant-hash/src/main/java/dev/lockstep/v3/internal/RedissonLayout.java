@@ -7,7 +7,8 @@ import redis.clients.jedis.util.JedisClusterCRC16;
 
 /**
  * The names and messages stage 3 shares with Redisson, which every later stage keeps: the release
- * channel, its message, the hash tag the family's keys are built around, and the force unlock.
+ * channel, its message, the hash tag the family's keys are built around, the force unlock, and
+ * setting a holder's lease anew.
  */
 public final class RedissonLayout {
 
@@ -16,6 +17,7 @@ public final class RedissonLayout {
 
     private static final String CHANNEL_PREFIX = "redisson_lock__channel:";
     private static final LuaScript FORCE_UNLOCK = LuaScript.load(RedissonLayout.class, "force-unlock.lua");
+    private static final LuaScript EXTEND = LuaScript.load(RedissonLayout.class, "extend.lua");
 
     private RedissonLayout() {
     }
@@ -58,5 +60,10 @@ public final class RedissonLayout {
     /** Deletes lock {@code key} whoever holds it and announces the release on {@code channel}; true when there was one. */
     public static boolean forceUnlock(UnifiedJedis redis, String key, String channel) {
         return Long.valueOf(1).equals(FORCE_UNLOCK.run(redis, List.of(key, channel), List.of(RELEASED)));
+    }
+
+    /** Sets lock {@code key}'s lease to {@code leaseMillis} if {@code owner} still holds it; false when its field is gone. */
+    public static boolean extend(UnifiedJedis redis, String key, String owner, long leaseMillis) {
+        return Long.valueOf(1).equals(EXTEND.run(redis, List.of(key), List.of(Long.toString(leaseMillis), owner)));
     }
 }

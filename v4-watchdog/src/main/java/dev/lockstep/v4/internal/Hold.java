@@ -1,5 +1,6 @@
 package dev.lockstep.v4.internal;
 
+import dev.lockstep.internal.Caller;
 import dev.lockstep.internal.Lease;
 import java.time.Instant;
 import java.util.concurrent.ScheduledFuture;
@@ -13,7 +14,7 @@ import java.util.function.Consumer;
 final class Hold {
 
     private final String lockName;
-    private final Thread owner;
+    private final Caller owner;
     private final LeaseClock clock;
     private final Consumer<Hold> onLost;
     /** Touched by the owner thread only. */
@@ -27,7 +28,7 @@ final class Hold {
     private volatile ScheduledFuture<?> check;
 
     /** A hold of {@code lockName} by {@code owner}, watched by {@code clock}; {@code onLost} hears of its loss, once. */
-    Hold(String lockName, Thread owner, LeaseClock clock, Consumer<Hold> onLost) {
+    Hold(String lockName, Caller owner, LeaseClock clock, Consumer<Hold> onLost) {
         this.lockName = lockName;
         this.owner = owner;
         this.clock = clock;
@@ -59,6 +60,32 @@ final class Hold {
         deadline = Math.max(deadline, nanoTime);
     }
 
+    /** A renewal set the lease to run until {@code nanoTime}; unless the owner set the lease itself since ({@link #stopRenewing}). */
+    void renewedTo(long nanoTime) {
+        if (renewal != null) {
+            extendTo(nanoTime);
+        }
+    }
+
+    /** The owner sets the lease from now on: nothing renews it. */
+    void stopRenewing() {
+        ScheduledFuture<?> task = renewal;
+        renewal = null;
+        if (task != null) {
+            task.cancel(false);
+        }
+    }
+
+    /** The owner set the lease to run until {@code nanoTime}: the deadline follows, also when it is earlier. */
+    void leaseUntil(long nanoTime) {
+        deadline = nanoTime;
+        ScheduledFuture<?> earlier = check;
+        checkAt(nanoTime);
+        if (earlier != null) {
+            earlier.cancel(false);
+        }
+    }
+
     /** Whether the hold lasts: until its last unlock or the moment its lease is lost. */
     boolean isHeld() {
         return !ended && System.nanoTime() < deadline;
@@ -75,7 +102,7 @@ final class Hold {
     }
 
     /** The thread that holds it. */
-    Thread owner() {
+    Caller owner() {
         return owner;
     }
 

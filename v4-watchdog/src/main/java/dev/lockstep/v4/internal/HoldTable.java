@@ -1,5 +1,6 @@
 package dev.lockstep.v4.internal;
 
+import dev.lockstep.internal.Caller;
 import dev.lockstep.LeaseLoss;
 import dev.lockstep.LeaseLostException;
 import dev.lockstep.LockObserver;
@@ -57,8 +58,8 @@ public final class HoldTable {
      * {@link IllegalStateException} when the client is closed: the caller must give the grant back.
      */
     public void acquired(long sentNanos, Lease lease, BooleanSupplier renew) {
-        Thread owner = Thread.currentThread();
-        Hold hold = byThread.get(owner.getId());
+        Caller owner = Caller.current();
+        Hold hold = byThread.get(owner.id());
         boolean fresh = hold == null || !hold.isHeld();
         if (fresh) {
             hold = new Hold(lockName, owner, clock, this::lost);
@@ -77,7 +78,7 @@ public final class HoldTable {
             throw closed();
         }
         if (fresh) {
-            byThread.put(owner.getId(), hold);
+            byThread.put(owner.id(), hold);
         }
     }
 
@@ -87,21 +88,21 @@ public final class HoldTable {
      * then any give-back still pending for the thread is sent first.
      */
     public void settle() {
-        Hold hold = byThread.get(Thread.currentThread().getId());
+        Hold hold = byThread.get(Caller.currentId());
         if (hold != null) {
             hold.loseIfPastDeadline();
         }
-        giveBacks.await(lockName, ownerOf.apply(Thread.currentThread().getId()));
+        giveBacks.await(lockName, ownerOf.apply(Caller.currentId()));
     }
 
     /** Sends {@code giveBack} soon on the client's give-back thread, and before the calling thread's next call here. */
     public void giveBackLater(Runnable giveBack) {
-        giveBacks.later(lockName, ownerOf.apply(Thread.currentThread().getId()), giveBack);
+        giveBacks.later(lockName, ownerOf.apply(Caller.currentId()), giveBack);
     }
 
     /** How many holds the calling thread has (acquisitions minus unlocks), 0 when it holds none. */
     public int depth() {
-        return depthOf(Thread.currentThread().getId());
+        return depthOf(Caller.currentId());
     }
 
     /** How many holds thread {@code threadId} has; asked by another thread, as its owner last left it. */
@@ -112,16 +113,42 @@ public final class HoldTable {
 
     /** Whether the calling thread holds the lock: until its last unlock or the moment its lease is lost. */
     public boolean isHeld() {
-        Hold hold = byThread.get(Thread.currentThread().getId());
+        Hold hold = byThread.get(Caller.currentId());
         return hold != null && hold.isHeld();
     }
 
     /** The calling thread's hold is gone from Redis, as a call of its own found: it is lost, and told so. */
     public void lose(String reason) {
-        Hold hold = byThread.get(Thread.currentThread().getId());
+        Hold hold = byThread.get(Caller.currentId());
         if (hold != null) {
             hold.lose(reason);
         }
+    }
+
+    /** Sets the calling thread's lease with {@code set} (true: set, false: not ours, an exception: unknown); no renewals after. */
+    public void extend(Lease lease, BooleanSupplier set) {
+        Hold hold = byThread.get(Caller.currentId());
+        if (hold != null) {
+            hold.loseIfPastDeadline();
+        }
+        if (hold == null || !hold.isHeld()) {
+            throw hold != null && hold.lostAt() != null ? new LeaseLostException(loss(hold)) : notHeld();
+        }
+        hold.stopRenewing();
+        long sent = System.nanoTime();
+        boolean ours;
+        try {
+            ours = set.getAsBoolean();
+        } catch (RuntimeException unknown) {
+            // Either lease may be the one Redis keeps: trust the shorter.
+            hold.leaseUntil(Math.min(hold.deadline(), LeaseClock.deadline(sent, lease)));
+            throw unknown;
+        }
+        if (!ours) {
+            hold.lose("an extend found this owner's field gone from Redis");
+            throw new LeaseLostException(loss(hold));
+        }
+        hold.leaseUntil(LeaseClock.deadline(sent, lease));
     }
 
     /** An unlock, as each lock sends it: its script and what its reply means. */
@@ -170,7 +197,7 @@ public final class HoldTable {
      * Returns the calling thread's holds before the unlock (0 when it has none).
      */
     private int releasing() {
-        long thread = Thread.currentThread().getId();
+        long thread = Caller.currentId();
         Hold hold = byThread.get(thread);
         if (hold == null) {
             return 0;
@@ -187,7 +214,7 @@ public final class HoldTable {
 
     /** After the unlock script: {@code lastHold} ends the hold (no more renewals), otherwise it goes on. */
     private void released(boolean lastHold) {
-        long thread = Thread.currentThread().getId();
+        long thread = Caller.currentId();
         Hold hold = lastHold ? byThread.remove(thread) : byThread.get(thread);
         if (hold != null) {
             hold.released(lastHold);
@@ -195,7 +222,7 @@ public final class HoldTable {
     }
 
     private LeaseLoss loss(Hold hold) {
-        return new LeaseLoss(lockName, hold.owner().getId(), hold.lostAt(), hold.lossReason());
+        return new LeaseLoss(lockName, hold.owner().id(), hold.lostAt(), hold.lossReason());
     }
 
     private static IllegalStateException closed() {
@@ -208,16 +235,16 @@ public final class HoldTable {
 
     /** {@code hold} was lost: undo it in Redis if this lock must, and tell its holder. */
     private void lost(Hold hold) {
-        Thread owner = hold.owner();
+        Caller owner = hold.owner();
         if (!owner.isAlive()) {
             // Nobody is left to unlock it, or to hear the news from an unlock.
-            byThread.remove(owner.getId(), hold);
+            byThread.remove(owner.id(), hold);
         }
         if (undo != null) {
-            String ownerName = ownerOf.apply(owner.getId());
+            String ownerName = ownerOf.apply(owner.id());
             giveBacks.later(lockName, ownerName, () -> undo.accept(ownerName));
         }
-        log.warn("lock '{}': thread {} lost its hold: {}", lockName, owner.getName(), hold.lossReason());
+        log.warn("lock '{}': thread {} lost its hold: {}", lockName, owner.name(), hold.lossReason());
         clock.tell(onLost, loss(hold));
     }
 }

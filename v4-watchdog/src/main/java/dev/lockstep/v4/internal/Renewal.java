@@ -42,10 +42,10 @@ final class Renewal implements Runnable {
         long sent = System.nanoTime();
         try {
             if (renew.getAsBoolean()) {
-                hold.extendTo(LeaseClock.deadline(sent, leaseNanos));
+                hold.renewedTo(LeaseClock.deadline(sent, leaseNanos));
                 if (failing) {
                     failing = false;
-                    log.info("lock '{}': renewals for thread {} go through again", hold.lockName(), hold.owner().getName());
+                    log.info("lock '{}': renewals for thread {} go through again", hold.lockName(), hold.owner().name());
                 }
             } else if (!hold.releasing()) {
                 hold.lose("Redis no longer had this owner's field at renewal");
@@ -56,7 +56,7 @@ final class Renewal implements Runnable {
             if (!failing) {
                 failing = true;
                 log.warn("lock '{}': renewal for thread {} failed ({}); retrying while {} ms of lease are left",
-                        hold.lockName(), hold.owner().getName(), e.getMessage(), leftMillis);
+                        hold.lockName(), hold.owner().name(), e.getMessage(), leftMillis);
             } else {
                 log.debug("lock '{}': renewal failed again, {} ms of lease left", hold.lockName(), leftMillis, e);
             }

@@ -33,7 +33,6 @@ public class WatchdogLock extends AbstractDistLock {
 
     private static final LuaScript LOCK = LuaScript.load(WatchdogLock.class, "lock-or-take-over.lua");
     private static final LuaScript UNLOCK = LuaScript.load(WatchdogLock.class, "unlock-counted.lua");
-    private static final LuaScript RENEW = LuaScript.load(WatchdogLock.class, "renew.lua");
 
     private final HoldTable holds;
     private final String channel;
@@ -122,9 +121,16 @@ public class WatchdogLock extends AbstractDistLock {
         }
     }
 
-    /** Renews {@code owner}'s hold for {@code leaseMillis}; false when Redis no longer has it. */
+    /** Renews {@code owner}'s hold for {@code leaseMillis} with stage 3's extend; false when Redis no longer has it. */
     protected boolean renew(String owner, long leaseMillis) {
-        return Long.valueOf(1).equals(RENEW.run(redis(), List.of(key()), List.of(Long.toString(leaseMillis), owner)));
+        return RedissonLayout.extend(redis(), key(), owner, leaseMillis);
+    }
+
+    /** A renewal the caller asks for: {@link #renew} with its lease, and the hold keeps that lease from now on. */
+    @Override
+    protected final void extendHold(Lease lease) {
+        String owner = threadOwner();
+        holds.extend(lease, () -> renew(owner, lease.millis()));
     }
 
     /**

@@ -1,6 +1,7 @@
 package dev.lockstep.multi.internal;
 
 import dev.lockstep.internal.AbstractLocks;
+import dev.lockstep.internal.Caller;
 import dev.lockstep.internal.Args;
 import dev.lockstep.internal.Lease;
 import dev.lockstep.internal.LuaScript;
@@ -136,7 +137,7 @@ public final class NameGroupLock extends WatchdogLock {
     /** The lease, the owner, and the caller's holds of each name, through every lock of this client. */
     @Override
     protected List<String> lockArgs(Lease lease, String owner, int holds) {
-        long thread = Thread.currentThread().getId();
+        long thread = Caller.currentId();
         List<String> args = new ArrayList<>(names.size() + 2);
         args.add(Long.toString(lease.millis()));
         args.add(owner);

@@ -1,0 +1,196 @@
+package dev.lockstep.internal;
+
+import dev.lockstep.DistLock;
+import dev.lockstep.LeaseLoss;
+import dev.lockstep.LockHold;
+import java.lang.ref.Cleaner;
+import java.time.Duration;
+import java.util.List;
+import java.util.Map;
+import java.util.Objects;
+import java.util.Optional;
+import java.util.concurrent.ConcurrentHashMap;
+import java.util.concurrent.CopyOnWriteArrayList;
+import java.util.concurrent.atomic.AtomicBoolean;
+import java.util.concurrent.atomic.AtomicLong;
+import java.util.function.Consumer;
+import org.slf4j.LoggerFactory;
+
+/**
+ * A {@link LockHold}: an owner of its own ({@link Caller}), on whose behalf the lock's thread-bound
+ * calls run on whichever thread makes them. A hold dropped without a release is released when the
+ * garbage collector finds it, and its lease ends it before that.
+ */
+public final class ThreadFreeHold implements LockHold {
+
+    /** Negative: never a thread's id. */
+    private static final AtomicLong NEXT_ID = new AtomicLong(-1);
+    private static final Map<Long, State> OPEN = new ConcurrentHashMap<>();
+    private static final Cleaner DROPPED = Cleaner.create(Daemons.factory("LockHold-dropped"));
+
+    private final State state;
+
+    private ThreadFreeHold(State state) {
+        this.state = state;
+    }
+
+    /** Waits at most {@code wait} to take {@code lock} for {@code lease} (null: the stage's default) as a hold of its own. */
+    public static Optional<LockHold> take(DistLock lock, Duration wait, Duration lease) throws InterruptedException {
+        State state = new State(lock, NEXT_ID.getAndDecrement());
+        OPEN.put(state.caller.id(), state);
+        long sent = System.nanoTime();
+        boolean taken = false;
+        try {
+            taken = Caller.actingFor(state.caller, () -> lock.tryLock(wait, lease));
+        } finally {
+            if (!taken) {
+                OPEN.remove(state.caller.id());
+            }
+        }
+        if (!taken) {
+            return Optional.empty();
+        }
+        state.deadline = lease == null ? Long.MAX_VALUE : sent + lease.toNanos();
+        ThreadFreeHold hold = new ThreadFreeHold(state);
+        DROPPED.register(hold, state::dropped);
+        return Optional.of(hold);
+    }
+
+    /** Tells the hold {@code loss} is about, if it is one: every lock's loss signal passes through here. */
+    public static void lost(LeaseLoss loss) {
+        State state = OPEN.get(loss.threadId());
+        if (state != null) {
+            state.lost(loss);
+        }
+    }
+
+    @Override
+    public String lockName() {
+        return state.lock.name();
+    }
+
+    @Override
+    public boolean isValid() {
+        return !state.ended.get() && state.loss == null && System.nanoTime() - state.deadline < 0
+                && state.act(state.lock::isHeldByCurrentThread);
+    }
+
+    @Override
+    public void extend(Duration lease) {
+        Objects.requireNonNull(lease, "lease must not be null");
+        if (state.ended.get()) {
+            throw released();
+        }
+        long sent = System.nanoTime();
+        boolean set = false;
+        try {
+            state.act(() -> {
+                state.lock.extend(lease);
+                return null;
+            });
+            set = true;
+        } catch (IllegalMonitorStateException gone) {
+            state.deadline = sent;
+            throw gone;
+        } finally {
+            long asked = sent + lease.toNanos();
+            // Unknown outcome: either lease may be the one Redis keeps, so trust the shorter.
+            state.deadline = set ? asked : Math.min(state.deadline, asked);
+        }
+    }
+
+    @Override
+    public void release() {
+        if (!state.ended.compareAndSet(false, true)) {
+            throw released();
+        }
+        state.release();
+    }
+
+    @Override
+    public void close() {
+        if (state.ended.compareAndSet(false, true)) {
+            state.release();
+        }
+    }
+
+    @Override
+    public void onLost(Consumer<LeaseLoss> listener) {
+        Objects.requireNonNull(listener, "listener must not be null");
+        state.listeners.add(listener);
+        LeaseLoss loss = state.loss;
+        if (loss != null && state.listeners.remove(listener)) {
+            listener.accept(loss);
+        }
+    }
+
+    @Override
+    public String toString() {
+        return state.caller.name();
+    }
+
+    private IllegalMonitorStateException released() {
+        return new IllegalMonitorStateException(state.caller.name() + " was released already");
+    }
+
+    /** All a hold knows, apart from the handle, so that the cleaner can release a dropped handle's hold. */
+    private static final class State {
+
+        final DistLock lock;
+        final Caller caller;
+        final AtomicBoolean ended = new AtomicBoolean();
+        final List<Consumer<LeaseLoss>> listeners = new CopyOnWriteArrayList<>();
+        volatile LeaseLoss loss;
+        /** Set once the handle was collected: a watchdog stops renewing then. */
+        volatile boolean dropped;
+        /** Until when an explicit lease surely runs, in {@link System#nanoTime()}. */
+        volatile long deadline = Long.MAX_VALUE;
+
+        State(DistLock lock, long id) {
+            this.lock = lock;
+            this.caller = new Caller(id, "hold " + -id + " of lock '" + lock.name() + "'", () -> !dropped);
+        }
+
+        <T> T act(Caller.Call<T, RuntimeException> call) {
+            return Caller.actingFor(caller, call);
+        }
+
+        void release() {
+            try {
+                act(() -> {
+                    lock.unlock();
+                    return null;
+                });
+            } finally {
+                OPEN.remove(caller.id());
+            }
+        }
+
+        void lost(LeaseLoss lost) {
+            loss = lost;
+            OPEN.remove(caller.id());
+            for (Consumer<LeaseLoss> listener : listeners) {
+                if (listeners.remove(listener)) {
+                    try {
+                        listener.accept(lost);
+                    } catch (RuntimeException e) {
+                        LoggerFactory.getLogger(ThreadFreeHold.class).warn("a loss listener of {} failed", caller.name(), e);
+                    }
+                }
+            }
+        }
+
+        /** The handle was collected unreleased: release its hold now, as its holder would have. */
+        void dropped() {
+            if (ended.compareAndSet(false, true)) {
+                try {
+                    release();
+                } catch (RuntimeException e) {
+                    // Its lease ends it.
+                } finally {
+                    dropped = true;
+                }
+            }
+        }
+    }
+}
