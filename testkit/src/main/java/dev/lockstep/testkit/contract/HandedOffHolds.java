@@ -1,0 +1,189 @@
+package dev.lockstep.testkit.contract;
+
+import dev.lockstep.DistLock;
+import dev.lockstep.Guarantee;
+import dev.lockstep.LeaseLoss;
+import dev.lockstep.LeaseLostException;
+import dev.lockstep.LockException;
+import dev.lockstep.LockHold;
+import dev.lockstep.LockOptions;
+import dev.lockstep.Locks;
+import dev.lockstep.testkit.client.LockThread;
+import dev.lockstep.testkit.fault.FaultyLink;
+import dev.lockstep.testkit.fixture.Await;
+import dev.lockstep.testkit.fixture.ServerSecurity;
+import dev.lockstep.testkit.scenario.ScenarioContext;
+import dev.lockstep.testkit.stage.Stage;
+import java.time.Duration;
+import java.util.List;
+import java.util.concurrent.CompletableFuture;
+import java.util.concurrent.TimeUnit;
+import org.junit.jupiter.api.Test;
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertFalse;
+import static org.junit.jupiter.api.Assertions.assertInstanceOf;
+import static org.junit.jupiter.api.Assertions.assertThrows;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+import static org.junit.jupiter.api.Assumptions.assumeTrue;
+
+/**
+ * Part of {@link LockContract}: holds that belong to no thread ({@link DistLock#tryAcquire}) and the
+ * owner-checked new lease ({@link DistLock#extend}). A hold is taken on one thread and extended or
+ * released on another; its loss is signalled; an extend or release whose reply is lost leaves the
+ * client believing no more than Redis stores.
+ */
+public interface HandedOffHolds extends StageUnderTest {
+
+    /** Whether the stage can tell its holder's key from another's: every stage but the first. */
+    private boolean canExtend() {
+        return stage().claims().contains(Guarantee.OWNER_ONLY_RELEASE);
+    }
+
+    @Test
+    default void aHoldTakenOnOneThreadIsReleasedOnAnother() throws Exception {
+        DistLock lock = open().get("handed-off");
+        DistLock other = open().get("handed-off");
+        LockHold hold = lock.tryAcquire(Duration.ZERO, null).orElseThrow();
+        assertEquals("handed-off", hold.lockName());
+        assertTrue(hold.isValid());
+        assertFalse(other.tryLock(Duration.ZERO, null), "another client took a held lock");
+        try (LockThread elsewhere = new LockThread("releaser")) {
+            elsewhere.run(hold::release);
+            assertFalse(elsewhere.call(hold::isValid));
+        }
+        assertThrows(IllegalMonitorStateException.class, hold::release, "a second release");
+        hold.close();
+        assertTrue(other.tryLock(Duration.ofSeconds(1), null), "the release on another thread did not free the lock");
+        other.unlock();
+    }
+
+    @Test
+    default void aHoldIsAnOwnerOfItsOwn() throws Exception {
+        DistLock lock = open().get("own-owner");
+        try (LockHold hold = lock.tryAcquire(Duration.ZERO, null).orElseThrow()) {
+            assertFalse(lock.isHeldByCurrentThread(), "the taking thread holds the lock itself");
+            assertFalse(lock.tryLock(Duration.ZERO, null), "the taking thread re-entered a hold that is not its own");
+            assertTrue(lock.tryAcquire(Duration.ofMillis(100), null).isEmpty(), "a second hold of a held lock");
+            assertTrue(hold.isValid());
+            if (canExtend()) {
+                assertThrows(IllegalMonitorStateException.class, lock::unlock, "the thread unlocked the hold's lock");
+            }
+        }
+    }
+
+    @Test
+    default void aHoldIsExtendedOnAnotherThread() throws Exception {
+        DistLock lock = open().get("extended");
+        DistLock other = open().get("extended");
+        long taken = System.nanoTime();
+        LockHold hold = lock.tryAcquire(Duration.ZERO, Duration.ofMillis(600)).orElseThrow();
+        try (LockThread elsewhere = new LockThread("extender")) {
+            if (!canExtend()) {
+                elsewhere.run(() -> assertThrows(UnsupportedOperationException.class, () -> hold.extend(Duration.ofSeconds(5))));
+                hold.release();
+                return;
+            }
+            elsewhere.run(() -> hold.extend(Duration.ofSeconds(5)));
+            assertTrue(other.remainingLease().compareTo(Duration.ofSeconds(3)) > 0, "the extend did not reach Redis");
+            Await.until("the first lease would have run out", BOUNDED,
+                    () -> System.nanoTime() - taken > TimeUnit.MILLISECONDS.toNanos(900));
+            assertTrue(hold.isValid(), "an extended hold is no longer valid");
+            assertFalse(other.tryLock(Duration.ZERO, null), "another client got in after the first lease");
+            elsewhere.run(() -> hold.extend(Duration.ofMillis(300)));
+        }
+        assertTrue(other.tryLock(Duration.ofSeconds(3), null), "the shorter lease did not end the hold");
+        Await.until("the hold knows its lease ran out", BOUNDED, () -> !hold.isValid());
+        other.unlock();
+        assertThrows(IllegalMonitorStateException.class, hold::close, "closing a hold whose lease ran out");
+    }
+
+    @Test
+    default void aThreadExtendsOnlyItsOwnHold() throws Exception {
+        DistLock lock = open().get("thread-extended");
+        Class<? extends RuntimeException> refused = canExtend() ? IllegalMonitorStateException.class
+                : UnsupportedOperationException.class;
+        assertThrows(refused, () -> lock.extend(Duration.ofSeconds(5)), "extending a lock this thread does not hold");
+        assertTrue(lock.tryLock(Duration.ZERO, Duration.ofMillis(500)));
+        if (canExtend()) {
+            lock.extend(Duration.ofSeconds(20));
+            assertTrue(lock.remainingLease().compareTo(Duration.ofSeconds(10)) > 0, "the extend did not reach Redis");
+            try (LockThread elsewhere = new LockThread("not-the-holder")) {
+                elsewhere.run(() -> assertThrows(IllegalMonitorStateException.class, () -> lock.extend(Duration.ofSeconds(1))));
+            }
+        }
+        lock.unlock();
+    }
+
+    @Test
+    default void badLeasesAndWaitsAreRefusedAtTheCall() throws Exception {
+        DistLock lock = open().get("bad-hold");
+        assertTrue(assertThrows(NullPointerException.class, () -> lock.tryAcquire(null, null)).getMessage().contains("wait"));
+        assertTrue(assertThrows(IllegalArgumentException.class, () -> lock.tryAcquire(Duration.ZERO, Duration.ofMillis(1)))
+                .getMessage().contains("lease"));
+        assertTrue(assertThrows(NullPointerException.class, () -> lock.extend(null)).getMessage().contains("lease"));
+        assertTrue(assertThrows(IllegalArgumentException.class, () -> lock.extend(Duration.ofSeconds(-1)))
+                .getMessage().contains("lease"));
+        try (LockHold hold = lock.tryAcquire(Duration.ZERO, null).orElseThrow()) {
+            assertThrows(NullPointerException.class, () -> hold.extend(null));
+            assertThrows(NullPointerException.class, () -> hold.onLost(null));
+        }
+    }
+
+    @Test
+    default void aHoldWhoseKeyIsDeletedIsToldWithinOneRenewal() throws Exception {
+        assumeTrue(claims(Guarantee.LEASE_LOSS_SIGNAL), "the stage does not claim LEASE_LOSS_SIGNAL");
+        Duration watchdog = Duration.ofSeconds(3);
+        Locks client = open(LockOptions.defaults().withWatchdogTimeout(watchdog).withNodeTimeout(Duration.ofMillis(200)));
+        LockHold hold = client.get("deleted-hold").tryAcquire(Duration.ZERO, null).orElseThrow();
+        CompletableFuture<LeaseLoss> heard = new CompletableFuture<>();
+        hold.onLost(heard::complete);
+        long deleted = System.nanoTime();
+        assertTrue(open().get("deleted-hold").forceUnlock());
+        LeaseLoss loss = heard.get(BOUNDED.toMillis(), TimeUnit.MILLISECONDS);
+        long tookMillis = TimeUnit.NANOSECONDS.toMillis(System.nanoTime() - deleted);
+        // A renewal runs every third of the watchdog timeout; the next one finds the field gone.
+        assertTrue(tookMillis < watchdog.toMillis() / 3 + 500, "the loss was told " + tookMillis + " ms after the delete");
+        assertEquals("deleted-hold", loss.lockName());
+        assertFalse(hold.isValid());
+        CompletableFuture<LeaseLoss> late = new CompletableFuture<>();
+        hold.onLost(late::complete);
+        assertEquals(loss, late.getNow(null), "a listener added after the loss hears of it at once");
+        assertInstanceOf(LeaseLostException.class, assertThrows(IllegalMonitorStateException.class, hold::close));
+    }
+
+    /**
+     * An extend whose reply is lost may have set the new lease or not: the hold must trust the
+     * shorter of the two at once, so it is never valid while Redis may no longer have it. A release whose reply is
+     * lost ends the hold, and frees the lock when Redis ran it.
+     */
+    @Test
+    default void anExtendOrReleaseWhoseReplyIsLostLeavesNoFalseBelief() throws Exception {
+        assumeTrue(security() == ServerSecurity.NONE, "plays alike on any transport: the plain run plays it");
+        assumeTrue(canExtend(), "the stage cannot extend");
+        try (ScenarioContext context = new ScenarioContext(stage(), fixture()); LockThread other = new LockThread("other")) {
+            List<FaultyLink> links = context.links();
+            LockOptions options = Stage.leaseOptions(Duration.ofSeconds(6)).withNodeTimeout(Duration.ofMillis(500));
+            DistLock lock = context.actorBehind("A", links, options).locks().get("faulty-hold");
+            DistLock rival = context.actor("B", options).locks().get("faulty-hold");
+            LockHold shortened = lock.tryAcquire(Duration.ZERO, Duration.ofSeconds(6)).orElseThrow();
+            links.forEach(FaultyLink::loseReplies);
+            other.run(() -> assertThrows(LockException.class, () -> shortened.extend(Duration.ofMillis(800))));
+            links.forEach(FaultyLink::heal);
+            Await.until("the hold trusts the shorter lease", Duration.ofSeconds(2), () -> !shortened.isValid());
+            // Whichever lease Redis kept (stage 6 may not have sent the extend at all), it ends, and the rival gets in.
+            assertTrue(rival.tryLock(Duration.ofSeconds(8), null), "the hold outlived both its leases");
+            assertFalse(shortened.isValid(), "the hold is valid while another client holds the lock");
+            rival.unlock();
+            assertThrows(IllegalMonitorStateException.class, shortened::close);
+
+            LockHold released = lock.tryAcquire(Duration.ofSeconds(2), Duration.ofSeconds(6)).orElseThrow();
+            links.forEach(FaultyLink::loseReplies);
+            other.run(() -> assertThrows(LockException.class, released::release));
+            links.forEach(FaultyLink::heal);
+            assertFalse(released.isValid(), "a release that failed left the hold valid");
+            released.close();
+            assertTrue(rival.tryLock(Duration.ofSeconds(2), null), "the release ran in Redis, yet the lock stayed taken");
+            rival.unlock();
+        }
+    }
+}
