@@ -17,7 +17,7 @@ class PublicSurfaceTest {
 
     private static final Set<String> USER_TYPES = Set.of(
             "dev.lockstep.CompositeLocks", "dev.lockstep.DistLock", "dev.lockstep.FencedLock", "dev.lockstep.Locks", "dev.lockstep.LockOptions", "dev.lockstep.Guarantee",
-            "dev.lockstep.LeaseLoss", "dev.lockstep.LeaseLostException", "dev.lockstep.LockException", "dev.lockstep.ReadWriteDistLock", "dev.lockstep.RedisUnreachableException",
+            "dev.lockstep.LeaseLoss", "dev.lockstep.LeaseLostException", "dev.lockstep.LockException", "dev.lockstep.LockHold", "dev.lockstep.ReadWriteDistLock", "dev.lockstep.RedisUnreachableException",
             "dev.lockstep.RedisRefusedException", "dev.lockstep.LockObserver",
             "dev.lockstep.metrics.MicrometerLockObserver");
 

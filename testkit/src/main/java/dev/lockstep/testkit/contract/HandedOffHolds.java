@@ -97,6 +97,19 @@ public interface HandedOffHolds extends StageUnderTest {
         assertThrows(IllegalMonitorStateException.class, hold::close, "closing a hold whose lease ran out");
     }
 
+    /** Alone: it asks for a full collection until the dropped hold is found, and each one stops every thread. */
+    @Test
+    @PlaysAlone
+    default void aHoldDroppedUnreleasedIsReleasedWhenCollected() throws Exception {
+        DistLock other = open().get("dropped");
+        assertTrue(open().get("dropped").tryAcquire(Duration.ZERO, Duration.ofSeconds(60)).isPresent());
+        Await.until("the dropped hold is released", BOUNDED, () -> {
+            System.gc();
+            return other.tryLock();
+        });
+        other.unlock();
+    }
+
     @Test
     default void aThreadExtendsOnlyItsOwnHold() throws Exception {
         DistLock lock = open().get("thread-extended");
