@@ -14,6 +14,7 @@ class PublicSurfaceTest {
         assertEquals(List.of(
                 "MultiNameLock.<init>(DistLock[])",
                 "MultiNameLock.<init>(List)",
+                "MultiNameLock.extend(Duration): void",
                 "MultiNameLock.forceUnlock(): boolean",
                 "MultiNameLock.holdCount(): int",
                 "MultiNameLock.isHeldByCurrentThread(): boolean",
@@ -25,6 +26,7 @@ class PublicSurfaceTest {
                 "MultiNameLock.onLeaseLost(Consumer): void",
                 "MultiNameLock.parts(): List",
                 "MultiNameLock.remainingLease(): Duration",
+                "MultiNameLock.tryAcquire(Duration, Duration): Optional",
                 "MultiNameLock.tryLock(): boolean",
                 "MultiNameLock.tryLock(Duration, Duration): boolean",
                 "MultiNameLock.tryLock(long, TimeUnit): boolean",
