@@ -23,8 +23,8 @@ import redis.clients.jedis.exceptions.JedisDataException;
 /**
  * The stage-6 lock: stage 5's lock on every node at once. One acquisition sends the lock script
  * to all nodes in parallel and counts the grants; it holds when at least a quorum granted and
- * time is left: RedLock's validity, lease - elapsed - drift with drift = lease x 1% + 2 ms for
- * the nodes' clocks, and more, the holder's own deadline, lease - 5% - 2 ms. Otherwise it undoes
+ * time is left: RedLock's validity, lease - elapsed - drift, with stage 4's drift allowance of
+ * lease x 5% + 2 ms (wider than RedLock's 1%), so the round ends before the holder's deadline. Otherwise it undoes
  * its grants everywhere and tries again after a jittered pause (or sleeps on the release
  * channels until a holder lets go).
  *
@@ -78,8 +78,8 @@ final class QuorumLock extends AbstractDistLock {
         List<Reply> replies = fanOut.ask(new Request(owner, LOCK, List.of(key()),
                 List.of(Long.toString(lease.millis()), owner, Integer.toString(held))), WhenLate.DROP);
         Votes votes = new Votes(replies, client.quorum());
-        // RedLock's validity, lease - elapsed - (1% + 2 ms), must be positive; the holder's own deadline keeps
-        // stage 4's wider margin (5% + 2 ms), so that is the bar: a hold already past it would be lost at once.
+        // RedLock's validity, lease - elapsed - drift, must be positive, with the drift of the holder's own deadline
+        // (stage 4's 5% + 2 ms, wider than RedLock's 1%): a hold already past that deadline would be lost at once.
         if (votes.quorum(Reply::answeredNil) && System.nanoTime() < Watchdog.deadline(sent, lease)) {
             try {
                 holds.acquired(sent, lease, () -> renew(owner, lease.millis()));

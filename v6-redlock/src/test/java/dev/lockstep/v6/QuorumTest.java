@@ -402,9 +402,9 @@ class QuorumTest extends IndependentMastersTest {
     }
 
     /**
-     * RedLock's validity allows 1% + 2 ms of drift; the holder's own deadline (stage 4's) keeps
-     * 5% + 2 ms. A round that ends between the two would be a grant already past the deadline the
-     * holder believes it by: reported held, then lost at once. With one master frozen and a 1 s
+     * RedLock's description allows 1% + 2 ms of drift; the holder's own deadline (stage 4's) keeps
+     * 5% + 2 ms, and that is the check. A round that ends between the two would be a grant already
+     * past the deadline the holder believes it by: reported held, then lost at once. With one master frozen and a 1 s
      * node timeout the round takes at least 1000 ms; a 1054 ms lease leaves a validity of up to
      * 41 ms but a deadline 999.3 ms after the send, so the round must be refused and undone.
      */
