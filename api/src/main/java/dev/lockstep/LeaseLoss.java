@@ -7,7 +7,7 @@ import java.time.Instant;
  * may hold the lock now.
  *
  * @param lockName the lock
- * @param threadId the thread that held it
+ * @param threadId the thread that held it, or for a {@link LockHold} a negative number of its own
  * @param lostAt   when the lease ran out, by this client's clock (a safe, slightly early estimate)
  * @param reason   why, in a few words
  */
