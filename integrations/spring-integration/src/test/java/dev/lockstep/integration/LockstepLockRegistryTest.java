@@ -1,0 +1,180 @@
+package dev.lockstep.integration;
+
+import static org.junit.jupiter.api.Assertions.assertDoesNotThrow;
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertNotSame;
+import static org.junit.jupiter.api.Assertions.assertSame;
+import static org.junit.jupiter.api.Assertions.assertThrows;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
+import dev.lockstep.DistLock;
+import dev.lockstep.LeaseLostException;
+import dev.lockstep.LockOptions;
+import dev.lockstep.Locks;
+import dev.lockstep.testkit.fixture.Await;
+import dev.lockstep.testkit.fixture.SingleNodeTest;
+import dev.lockstep.v5.PubSubLocks;
+import java.time.Duration;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.concurrent.CompletableFuture;
+import java.util.concurrent.ExecutionException;
+import java.util.concurrent.ExecutorService;
+import java.util.concurrent.Executors;
+import java.util.concurrent.Future;
+import java.util.concurrent.TimeoutException;
+import java.util.concurrent.atomic.AtomicInteger;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.TestInfo;
+import org.junit.jupiter.api.function.Executable;
+import org.junit.jupiter.api.parallel.Execution;
+import org.junit.jupiter.api.parallel.ExecutionMode;
+import org.springframework.integration.support.locks.DistributedLock;
+
+/** The registry on real Redis: executeLocked across clients, renewLock, ttl locks, expiry of unused locks, bad input. */
+@Execution(ExecutionMode.CONCURRENT)
+class LockstepLockRegistryTest extends SingleNodeTest {
+
+    private Locks newLocks() {
+        return closedAfter(new PubSubLocks(closedAfter(node.newClient()), LockOptions.defaults()));
+    }
+
+    private static String key(TestInfo test) {
+        return test.getTestMethod().orElseThrow().getName();
+    }
+
+    @Test
+    void executeLockedExcludesAcrossRegistries(TestInfo test) throws Exception {
+        List<LockstepLockRegistry> registries = List.of(new LockstepLockRegistry(newLocks()),
+                new LockstepLockRegistry(newLocks()));
+        AtomicInteger inside = new AtomicInteger();
+        AtomicInteger overlaps = new AtomicInteger();
+        int[] counter = {0};
+        int threads = 8;
+        int callsEach = 40;
+        ExecutorService pool = Executors.newFixedThreadPool(threads);
+        try {
+            List<Future<?>> done = new ArrayList<>();
+            for (int t = 0; t < threads; t++) {
+                LockstepLockRegistry registry = registries.get(t % 2);
+                done.add(pool.submit(() -> {
+                    for (int i = 0; i < callsEach; i++) {
+                        registry.executeLocked(key(test), () -> {
+                            if (inside.incrementAndGet() != 1) {
+                                overlaps.incrementAndGet();
+                            }
+                            int read = counter[0];
+                            Thread.yield();
+                            counter[0] = read + 1;
+                            inside.decrementAndGet();
+                        });
+                    }
+                    return null;
+                }));
+            }
+            for (Future<?> f : done) {
+                f.get();
+            }
+        } finally {
+            pool.shutdownNow();
+        }
+        assertEquals(0, overlaps.get(), "callers inside at once");
+        assertEquals(threads * callsEach, counter[0], "lost updates");
+    }
+
+    @Test
+    void executeLockedWithAWaitTimesOutWhileAnotherClientHoldsTheLock(TestInfo test) {
+        LockstepLockRegistry holder = new LockstepLockRegistry(newLocks());
+        LockstepLockRegistry waiter = new LockstepLockRegistry(newLocks());
+        holder.obtain(key(test)).lock();
+        AtomicInteger ran = new AtomicInteger();
+
+        long start = System.nanoTime();
+        assertThrows(TimeoutException.class,
+                () -> waiter.executeLocked(key(test), Duration.ofMillis(300), ran::incrementAndGet));
+        assertTrue(Duration.ofNanos(System.nanoTime() - start).toMillis() >= 250, "gave up before its wait");
+        assertEquals(0, ran.get());
+
+        holder.obtain(key(test)).unlock();
+        assertDoesNotThrow(() -> waiter.executeLocked(key(test), Duration.ofMillis(300), ran::incrementAndGet));
+        assertEquals(1, ran.get());
+    }
+
+    @Test
+    void renewLockSetsTheHoldersRemainingLease(TestInfo test) throws Exception {
+        LockstepLockRegistry registry = new LockstepLockRegistry(newLocks());
+        DistLock observed = newLocks().get(LockstepLockRegistry.DEFAULT_KEY_PREFIX + key(test));
+        DistributedLock lock = registry.obtain(key(test));
+        lock.lock(Duration.ofSeconds(5));
+        assertTrue(observed.remainingLease().compareTo(Duration.ofSeconds(5)) <= 0, "ttl lock: " + observed.remainingLease());
+
+        registry.renewLock(key(test), Duration.ofSeconds(30));
+        Duration renewed = observed.remainingLease();
+        assertTrue(renewed.compareTo(Duration.ofSeconds(25)) > 0 && renewed.compareTo(Duration.ofSeconds(30)) <= 0,
+                "after renewLock(30 s): " + renewed);
+        registry.renewLock(key(test));
+        assertTrue(observed.remainingLease().compareTo(Duration.ofSeconds(55)) > 0,
+                "after renewLock(): " + observed.remainingLease());
+
+        ExecutionException notHolder = assertThrows(ExecutionException.class,
+                () -> CompletableFuture.runAsync(() -> registry.renewLock(key(test), Duration.ofSeconds(1))).get());
+        assertTrue(notHolder.getCause() instanceof IllegalMonitorStateException, "got " + notHolder.getCause());
+        lock.unlock();
+        assertEquals(Duration.ZERO, observed.remainingLease());
+    }
+
+    @Test
+    void aTtlLockIsNotRenewedAndItsLateUnlockSaysTheLeaseWasLost(TestInfo test) throws Exception {
+        LockstepLockRegistry holder = new LockstepLockRegistry(newLocks());
+        LockstepLockRegistry other = new LockstepLockRegistry(newLocks());
+        DistributedLock lock = holder.obtain(key(test));
+        assertTrue(lock.tryLock(Duration.ZERO, Duration.ofMillis(300)));
+
+        long start = System.nanoTime();
+        Await.until("another registry takes the lock once its ttl ran out", Duration.ofSeconds(3),
+                () -> other.obtain(key(test)).tryLock());
+        assertTrue(Duration.ofNanos(System.nanoTime() - start).toMillis() >= 250, "ttl cut short");
+        assertThrows(LeaseLostException.class, lock::unlock);
+        other.obtain(key(test)).unlock();
+    }
+
+    @Test
+    void expiryDropsOnlyUnusedLocksNobodyHolds(TestInfo test) {
+        LockstepLockRegistry registry = new LockstepLockRegistry(newLocks());
+        DistributedLock held = registry.obtain(key(test) + "-held");
+        DistributedLock idle = registry.obtain(key(test) + "-idle");
+        held.lock();
+        assertSame(idle, registry.obtain(key(test) + "-idle"), "cached until expired");
+
+        registry.expireUnusedOlderThan(0);
+        assertEquals(1, registry.cachedLocks());
+        assertSame(held, registry.obtain(key(test) + "-held"), "a held lock stays");
+        assertNotSame(idle, registry.obtain(key(test) + "-idle"), "an unused one was dropped");
+
+        held.unlock();
+        registry.expireUnusedOlderThan(0);
+        assertEquals(0, registry.cachedLocks());
+        registry.obtain(key(test) + "-idle");
+        registry.expireUnusedOlderThan(Duration.ofMinutes(1).toMillis());
+        assertEquals(1, registry.cachedLocks(), "used within the last minute");
+    }
+
+    @Test
+    void badInputNamesTheArgument() {
+        Locks locks = newLocks();
+        LockstepLockRegistry registry = new LockstepLockRegistry(locks);
+        assertMessage(NullPointerException.class, "locks", () -> new LockstepLockRegistry(null));
+        assertMessage(NullPointerException.class, "keyPrefix", () -> new LockstepLockRegistry(locks, null, Duration.ofSeconds(1)));
+        assertMessage(IllegalArgumentException.class, "renewal", () -> new LockstepLockRegistry(locks, "", Duration.ZERO));
+        assertMessage(NullPointerException.class, "lockKey", () -> registry.obtain(null));
+        assertMessage(IllegalArgumentException.class, "lockKey", () -> registry.obtain(42));
+        assertMessage(IllegalArgumentException.class, "lockKey", () -> registry.obtain(" "));
+        assertMessage(NullPointerException.class, "ttl", () -> registry.renewLock("k", null));
+    }
+
+    private static void assertMessage(Class<? extends RuntimeException> type, String argument,
+                                      Executable call) {
+        String message = assertThrows(type, call).getMessage();
+        assertTrue(message.contains(argument), "message should name " + argument + ": " + message);
+    }
+}
