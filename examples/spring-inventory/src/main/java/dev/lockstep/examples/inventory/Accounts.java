@@ -1,5 +1,6 @@
 package dev.lockstep.examples.inventory;
 
+import dev.lockstep.starter.Locked;
 import java.util.List;
 import java.util.Map;
 import java.util.Optional;
@@ -35,7 +36,8 @@ public class Accounts {
     record Reading(long stock, long price, long balance) {
     }
 
-    /** Sets {@code customer}'s balance to {@code balance} and its counts to zero. */
+    /** Sets {@code customer}'s balance to {@code balance} and its counts to zero, under the account's lock, as orders take it. */
+    @Locked(name = "inventory:lock:account", key = "#customer", waitFor = "${inventory.lock-wait:5s}")
     public Account fund(String customer, long balance) {
         redis.hset(key(customer), Map.of("balance", Long.toString(balance), "spent", "0", "orders", "0", "fence", "0"));
         return new Account(customer, balance, 0, 0);

@@ -6,7 +6,7 @@ import org.springframework.boot.context.properties.ConfigurationPropertiesScan;
 
 /**
  * The source articles' inventory service: an HTTP endpoint that takes a product's lock, reads its
- * stock, works, and writes the stock back, on the lock of the stage {@code lockstep.stage} names.
+ * stock, works, and writes the stock back, on the lock of the stage {@code lockstep.kind} names (the Lockstep starter wires it).
  */
 @SpringBootApplication
 @ConfigurationPropertiesScan

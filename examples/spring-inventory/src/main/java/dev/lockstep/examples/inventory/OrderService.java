@@ -5,7 +5,6 @@ import dev.lockstep.DistLock;
 import dev.lockstep.FencedLock;
 import dev.lockstep.Locks;
 import dev.lockstep.multi.MultiNameLock;
-import java.util.Optional;
 import java.util.concurrent.TimeUnit;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
@@ -14,7 +13,10 @@ import org.springframework.stereotype.Service;
 /**
  * The articles' service method: take the product's lock, read the stock, work, write the stock
  * back, unlock. On stage 7 the read and the write carry the hold's fencing token, and the stock
- * refuses a stale one. With {@code lockstep.stage=none} the same steps run without a lock.
+ * refuses a stale one. With {@code inventory.locked=false} the same steps run without a lock.
+ *
+ * <p>The lock is taken by hand here, not with {@code @Locked}: stage 7's token belongs to the
+ * thread that locked ({@link FencedLock#token()}), and {@code @Locked}'s thread-free hold has none.
  *
  * <p>An account order does the same over two resources at once, the product and the customer's
  * account, under one lock over both names: held only when both are, taken in one order whoever
@@ -31,10 +33,10 @@ public class OrderService {
     private final Locks locks;
     private final InventorySettings settings;
 
-    OrderService(Stock stock, Accounts accounts, Optional<Locks> locks, InventorySettings settings) {
+    OrderService(Stock stock, Accounts accounts, Locks locks, InventorySettings settings) {
         this.stock = stock;
         this.accounts = accounts;
-        this.locks = locks.orElse(null);
+        this.locks = settings.locked() ? locks : null;
         this.settings = settings;
     }
 

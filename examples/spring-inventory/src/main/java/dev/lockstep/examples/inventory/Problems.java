@@ -1,6 +1,7 @@
 package dev.lockstep.examples.inventory;
 
 import dev.lockstep.LockException;
+import dev.lockstep.starter.LockNotTakenException;
 import org.springframework.http.HttpHeaders;
 import org.springframework.http.HttpStatus;
 import org.springframework.http.HttpStatusCode;
@@ -20,6 +21,12 @@ class Problems extends ResponseEntityExceptionHandler {
     @ExceptionHandler(Refusal.class)
     ProblemDetail refused(Refusal refusal) {
         return ProblemDetail.forStatusAndDetail(refusal.status(), refusal.getMessage());
+    }
+
+    /** A restock or a funding whose lock stayed taken for {@code inventory.lock-wait}: nothing was changed. */
+    @ExceptionHandler(LockNotTakenException.class)
+    ProblemDetail lockBusy(LockNotTakenException e) {
+        return ProblemDetail.forStatusAndDetail(HttpStatus.SERVICE_UNAVAILABLE, e.getMessage() + "; nothing was changed, try again");
     }
 
     /** Redis down, or refusing the lock's commands: nothing was sold. */

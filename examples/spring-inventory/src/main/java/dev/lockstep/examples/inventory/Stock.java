@@ -1,5 +1,6 @@
 package dev.lockstep.examples.inventory;
 
+import dev.lockstep.starter.Locked;
 import java.io.IOException;
 import java.io.InputStream;
 import java.io.UncheckedIOException;
@@ -35,7 +36,12 @@ public class Stock {
         this.redis = redis;
     }
 
-    /** Sets {@code product}'s stock to {@code units}, its unit price to {@code price}, and its counts to zero. */
+    /**
+     * Sets {@code product}'s stock to {@code units}, its unit price to {@code price}, and its counts
+     * to zero, under the product's lock: an order between its read and its write would otherwise
+     * write its stale stock over the restock.
+     */
+    @Locked(name = "inventory:lock", key = "#product", waitFor = "${inventory.lock-wait:5s}")
     public Product restock(String product, long units, long price) {
         redis.hset(key(product), Map.of("stock", Long.toString(units), "price", Long.toString(price), "sold", "0",
                 "orders", "0", "fence", "0"));

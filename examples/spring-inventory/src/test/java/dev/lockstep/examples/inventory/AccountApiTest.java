@@ -28,7 +28,7 @@ class AccountApiTest extends SingleNodeTest {
 
     @BeforeAll
     static void startService() {
-        service = new InProcessService(node, HTTP, List.of("--lockstep.stage=v7-fencing", "--inventory.lock-wait=300ms", "--inventory.work=0ms"));
+        service = new InProcessService(node, HTTP, List.of("--lockstep.kind=v7-fencing", "--inventory.lock-wait=300ms", "--inventory.work=0ms"));
     }
 
     @AfterAll

@@ -228,7 +228,7 @@ class AccountOrderTest extends SingleNodeTest {
     }
 
     private static InProcessService start(Stage stage, String... settings) {
-        List<String> args = new ArrayList<>(List.of("--lockstep.stage=" + stage.id()));
+        List<String> args = new ArrayList<>(List.of(stage.setting()));
         args.addAll(List.of(settings));
         try (Jedis admin = node.admin()) {
             admin.flushAll();

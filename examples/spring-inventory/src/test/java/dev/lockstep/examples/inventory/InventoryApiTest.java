@@ -30,7 +30,7 @@ class InventoryApiTest extends SingleNodeTest {
 
     @BeforeAll
     static void startService() {
-        service = new InProcessService(node, HTTP, List.of("--lockstep.stage=v7-fencing", "--inventory.lock-wait=300ms", "--inventory.work=0ms"));
+        service = new InProcessService(node, HTTP, List.of("--lockstep.kind=v7-fencing", "--inventory.lock-wait=300ms", "--inventory.work=0ms"));
     }
 
     @AfterAll
@@ -67,6 +67,21 @@ class InventoryApiTest extends SingleNodeTest {
             lock.unlock();
             assertEquals(503, refused.statusCode(), refused.body());
             assertTrue(refused.body().contains("the lock on p1 was not free within 300 ms; nothing was sold"), refused.body());
+        }
+        assertEquals("{\"id\":\"p1\",\"stock\":2,\"price\":1,\"sold\":0,\"orders\":0}", product("p1"));
+    }
+
+    /** A restock is a {@code @Locked} method: it waits for the product's lock as an order does, and gives up the same way. */
+    @Test
+    void aRestockThatCannotTakeTheProductsLockInTimeGets503AndChangesNothing() throws Exception {
+        try (RedisClient redis = node.newClient(); FencedLocks other = new FencedLocks(redis, LockOptions.defaults())) {
+            DistLock lock = other.get("inventory:lock:p1");
+            lock.lock();
+            HttpResponse<String> refused = service.call("PUT", "/products/p1", "{\"stock\": 50}");
+            lock.unlock();
+            assertEquals(503, refused.statusCode(), refused.body());
+            assertTrue(refused.body().contains("lock 'inventory:lock:p1' was not taken within 300 ms; nothing was changed"),
+                    refused.body());
         }
         assertEquals("{\"id\":\"p1\",\"stock\":2,\"price\":1,\"sold\":0,\"orders\":0}", product("p1"));
     }

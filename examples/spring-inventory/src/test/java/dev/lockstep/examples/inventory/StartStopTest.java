@@ -50,7 +50,7 @@ class StartStopTest extends SingleNodeTest {
     }
 
     private static void runCrowdedOrders() throws Exception {
-        try (InProcessService service = new InProcessService(node, HTTP, List.of("--lockstep.stage=" + STAGE, "--inventory.work=5ms"))) {
+        try (InProcessService service = new InProcessService(node, HTTP, List.of("--lockstep.kind=" + STAGE, "--inventory.work=5ms"))) {
             assertEquals(200, service.call("PUT", "/products/crowded", "{\"stock\": " + ORDERS + "}").statusCode());
             ExecutorService clients = Executors.newFixedThreadPool(8);
             try {

@@ -25,8 +25,8 @@ public final class InProcessService implements Instance {
     public InProcessService(RedisNode node, HttpClient http, List<String> settings) {
         // Warnings only: the tests' output stays readable.
         List<String> args = new ArrayList<>(List.of("--server.port=0", "--logging.level.root=warn",
-                "--spring.data.redis.host=" + node.address().getHost(),
-                "--spring.data.redis.port=" + node.address().getPort()));
+                "--lockstep.redis.host=" + node.address().getHost(),
+                "--lockstep.redis.port=" + node.address().getPort()));
         args.addAll(settings);
         this.context = SpringApplication.run(InventoryApplication.class, args.toArray(String[]::new));
         this.http = http;

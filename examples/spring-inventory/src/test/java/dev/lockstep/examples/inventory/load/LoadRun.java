@@ -124,11 +124,13 @@ public final class LoadRun implements AutoCloseable {
 
     private List<String> settings(Variant variant, Stage stage) {
         List<String> settings = new ArrayList<>(List.of(
-                "--lockstep.stage=" + stage.id(),
+                stage.setting(),
                 "--inventory.work=" + variant.work.toMillis() + "ms",
                 "--inventory.lock-wait=30s"));
         if (variant.lease != null) {
+            // The fixed lease of stages 1-3 and the watchdog's from stage 4 on: one lease for every stage.
             settings.add("--lockstep.lease=" + variant.lease.toMillis() + "ms");
+            settings.add("--lockstep.watchdog-timeout=" + variant.lease.toMillis() + "ms");
         }
         return settings;
     }

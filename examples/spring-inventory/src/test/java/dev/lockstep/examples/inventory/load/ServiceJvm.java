@@ -52,8 +52,8 @@ final class ServiceJvm implements Instance {
             command.add("-XX:TieredStopAtLevel=1");
         }
         command.addAll(List.of("-cp", System.getProperty("java.class.path"), InventoryApplication.class.getName(),
-                "--server.port=0", "--spring.data.redis.host=" + redis.address().getHost(),
-                "--spring.data.redis.port=" + redis.address().getPort()));
+                "--server.port=0", "--lockstep.redis.host=" + redis.address().getHost(),
+                "--lockstep.redis.port=" + redis.address().getPort()));
         command.addAll(settings);
         try {
             Files.createDirectories(log.getParent());
