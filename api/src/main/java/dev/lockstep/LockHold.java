@@ -1,6 +1,7 @@
 package dev.lockstep;
 
 import java.time.Duration;
+import java.util.OptionalLong;
 import java.util.function.Consumer;
 
 /**
@@ -25,6 +26,14 @@ public interface LockHold extends AutoCloseable {
      * an explicit lease not yet run out by this client's clock. Local and instant.
      */
     boolean isValid();
+
+    /**
+     * The hold's fencing token on a lock that hands them out ({@link FencedLock}, stage 7), to send
+     * with each write from whichever thread makes it; empty on other locks.
+     *
+     * @throws IllegalMonitorStateException when the hold was released, or its lease was lost
+     */
+    OptionalLong token();
 
     /**
      * Sets the hold's remaining lease to {@code lease} in one owner-checked script: from now on it

@@ -1,6 +1,7 @@
 package dev.lockstep.internal;
 
 import dev.lockstep.DistLock;
+import dev.lockstep.FencedLock;
 import dev.lockstep.LeaseLoss;
 import dev.lockstep.LockHold;
 import java.lang.ref.Cleaner;
@@ -9,6 +10,7 @@ import java.util.List;
 import java.util.Map;
 import java.util.Objects;
 import java.util.Optional;
+import java.util.OptionalLong;
 import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.CopyOnWriteArrayList;
 import java.util.concurrent.atomic.AtomicBoolean;
@@ -73,6 +75,17 @@ public final class ThreadFreeHold implements LockHold {
     public boolean isValid() {
         return !state.ended.get() && state.loss == null && System.nanoTime() - state.deadline < 0
                 && state.act(state.lock::isHeldByCurrentThread);
+    }
+
+    @Override
+    public OptionalLong token() {
+        if (!(state.lock instanceof FencedLock fenced)) {
+            return OptionalLong.empty();
+        }
+        if (state.ended.get()) {
+            throw released();
+        }
+        return OptionalLong.of(state.act(fenced::token));
     }
 
     @Override

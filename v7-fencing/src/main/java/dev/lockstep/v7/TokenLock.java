@@ -2,11 +2,14 @@ package dev.lockstep.v7;
 
 import dev.lockstep.FencedLock;
 import dev.lockstep.internal.AbstractLocks;
+import dev.lockstep.internal.Caller;
 import dev.lockstep.internal.LuaScript;
 import dev.lockstep.v4.internal.Watchdog;
 import dev.lockstep.v5.internal.PubSubLock;
 import dev.lockstep.v5.internal.Subscriber;
 import java.util.List;
+import java.util.Map;
+import java.util.concurrent.ConcurrentHashMap;
 
 /**
  * The stage-7 lock: stage 5's, with a lock script that also increments the token counter of the
@@ -19,7 +22,8 @@ final class TokenLock extends PubSubLock implements FencedLock {
     private static final LuaScript LOCK = LuaScript.load(FencedLocks.class, "lock-and-fence.lua");
 
     private final String counter;
-    private final ThreadLocal<Long> token = new ThreadLocal<>();
+    /** Each caller's token (a thread's, or a hold's that belongs to no thread), while it holds the lock. */
+    private final Map<Long, Long> tokens = new ConcurrentHashMap<>();
 
     TokenLock(String name, AbstractLocks client, Watchdog watchdog, Subscriber subscriber) {
         super(name, client, watchdog, subscriber);
@@ -41,29 +45,29 @@ final class TokenLock extends PubSubLock implements FencedLock {
     @Override
     protected void granted(Object reply) {
         if (reply instanceof List<?> fresh) {
-            token.set((Long) fresh.get(0));
+            tokens.put(Caller.currentId(), (Long) fresh.get(0));
         }
     }
 
     @Override
     public long token() {
-        Long current = token.get();
+        Long current = tokens.get(Caller.currentId());
         if (current == null || !isHeldByCurrentThread()) {
             // A lease lost and never unlocked: the token is over either way.
-            token.remove();
+            tokens.remove(Caller.currentId());
             throw new IllegalMonitorStateException("lock '" + name() + "' is not held by this thread, so it has no token");
         }
         return current;
     }
 
-    /** The thread's last unlock: its token goes with its hold, not with the (perhaps pooled) thread. */
+    /** The caller's last unlock: its token goes with its hold, not with the (perhaps pooled) thread. */
     @Override
     protected void lastHoldEnded() {
-        token.remove();
+        tokens.remove(Caller.currentId());
     }
 
     /** Whether the calling thread keeps a token, for tests: only while it holds the lock. */
     boolean keepsToken() {
-        return token.get() != null;
+        return tokens.containsKey(Caller.currentId());
     }
 }

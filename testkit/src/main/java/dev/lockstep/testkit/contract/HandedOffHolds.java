@@ -48,7 +48,11 @@ public interface HandedOffHolds extends StageUnderTest {
         assertTrue(hold.isValid());
         assertFalse(other.tryLock(Duration.ZERO, null), "another client took a held lock");
         try (LockThread elsewhere = new LockThread("releaser")) {
+            assertEquals(stage().fenced(), elsewhere.call(hold::token).isPresent(), "a token on another thread");
             elsewhere.run(hold::release);
+            if (stage().fenced()) {
+                assertThrows(IllegalMonitorStateException.class, hold::token, "the token of a released hold");
+            }
             assertFalse(elsewhere.call(hold::isValid));
         }
         assertThrows(IllegalMonitorStateException.class, hold::release, "a second release");
