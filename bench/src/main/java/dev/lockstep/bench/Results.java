@@ -15,11 +15,11 @@ import java.util.NoSuchElementException;
 import java.util.Optional;
 import java.util.stream.StreamSupport;
 
-/** The figures of one JMH JSON results file, for the charts and the tables. */
-final class Results {
+/** The figures of one JMH JSON results file, for the charts, the tables and the docs' check of quoted figures. */
+public final class Results {
 
     /** A score with its median, 90th percentile and maximum: of the samples for a latency, of the iterations for a throughput. */
-    record Metric(double score, double p50, double p90, double max, String unit) {
+    public record Metric(double score, double p50, double p90, double max, String unit) {
 
         private static Metric of(JsonObject metric) {
             JsonObject percentiles = metric.getAsJsonObject("scorePercentiles");
@@ -40,9 +40,10 @@ final class Results {
      * @param primary   the benchmark's own figure
      * @param secondary per-client figures and {@link RedisWork}'s counters, by name
      */
-    record Run(String benchmark, Map<String, String> params, int threads, Metric primary, Map<String, Metric> secondary) {
+    public record Run(String benchmark, Map<String, String> params, int threads, Metric primary, Map<String, Metric> secondary) {
 
-        String param(String name) {
+        /** The JMH parameter {@code name}, or "" when the benchmark has none of that name. */
+        public String param(String name) {
             return params.getOrDefault(name, "");
         }
 
@@ -55,7 +56,7 @@ final class Results {
         }
 
         /** A {@link RedisWork} total divided by the acquisitions counted over the same iterations. */
-        double perAcquisition(String counter) {
+        public double perAcquisition(String counter) {
             return secondary(counter).score() / secondary("acquisitions").score();
         }
     }
@@ -66,7 +67,8 @@ final class Results {
         this.runs = runs;
     }
 
-    static Results read(Path json) throws IOException {
+    /** Reads a JMH JSON results file. */
+    public static Results read(Path json) throws IOException {
         try (Reader reader = Files.newBufferedReader(json)) {
             List<Run> runs = StreamSupport.stream(JsonParser.parseReader(reader).getAsJsonArray().spliterator(), false)
                     .map(JsonElement::getAsJsonObject)
@@ -91,7 +93,7 @@ final class Results {
     }
 
     /** The runs of {@code benchmark} ({@code Class.method}), by thread count. */
-    List<Run> of(String benchmark) {
+    public List<Run> of(String benchmark) {
         return runs.stream().filter(r -> r.benchmark().equals(benchmark))
                 .sorted(Comparator.comparingInt(Run::threads)).toList();
     }

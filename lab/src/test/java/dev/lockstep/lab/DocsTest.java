@@ -22,7 +22,8 @@ import org.junit.jupiter.api.Test;
  * The docs' links and commands work from a fresh clone: every relative link names a file that is
  * there, and every command, in a shell block or quoted in the text, names modules, lab stages and scenarios,
  * benchmark classes and files that exist. Nothing is run: a command that parses and points at
- * real things is what this checks.
+ * real things is what this checks. And the figures they quote from the committed results are
+ * those results: the scoreboard rows, the benchmark figures and the lab runs' times and counts.
  */
 class DocsTest {
 
@@ -86,6 +87,39 @@ class DocsTest {
         }
         assertEquals(List.of(), wrong, "commands that would not run from a fresh clone");
         System.out.printf("DocsTest: %d commands in the docs checked%n", commands);
+    }
+
+    @Test
+    void everyScoreboardRowIsTheCommittedOne() {
+        ScoreboardCopies copies = new ScoreboardCopies(ROOT);
+        List<Path> lessons = lessons();
+        for (Path page : pages()) {
+            copies.check(page, lessons.contains(page) ? page.getParent().getFileName().toString() : null);
+        }
+        assertEquals(List.of(), copies.problems(), "scoreboard rows that differ from docs/results/scoreboard.md");
+        System.out.printf("DocsTest: %d scoreboard rows in the docs checked%n", copies.copiedRows());
+    }
+
+    @Test
+    void everyQuotedFigureIsWhatItsResultsGive() {
+        QuotedFigures figures = new QuotedFigures(ROOT);
+        for (Path page : pages()) {
+            figures.check(page, read(page));
+        }
+        assertEquals(List.of(), figures.problems(), "quoted figures that the committed results no longer give");
+        System.out.printf("DocsTest: %d quoted figures checked against the committed results%n", figures.figures());
+    }
+
+    /** The lessons that show a stage's scoreboard row: each stage's, and each lock of the family's. */
+    private static List<Path> lessons() {
+        try (Stream<Path> stages = Files.list(ROOT); Stream<Path> family = Files.list(ROOT.resolve("family"))) {
+            return Stream.concat(stages.filter(dir -> dir.getFileName().toString().matches("v\\d-.+")), family)
+                    .map(dir -> dir.resolve("README.md"))
+                    .filter(Files::exists)
+                    .sorted().toList();
+        } catch (IOException e) {
+            throw new UncheckedIOException(e);
+        }
     }
 
     /** What is wrong with {@code command}, or null. */
