@@ -13,15 +13,12 @@ import com.baomidou.lock.spring.boot.autoconfigure.Lock4jProperties;
 import dev.lockstep.DistLock;
 import dev.lockstep.LockOptions;
 import dev.lockstep.Locks;
+import dev.lockstep.testkit.client.CriticalSection;
 import dev.lockstep.testkit.fixture.SingleNodeTest;
 import dev.lockstep.v5.PubSubLocks;
 import java.time.Duration;
-import java.util.ArrayList;
 import java.util.List;
 import java.util.concurrent.CompletableFuture;
-import java.util.concurrent.ExecutorService;
-import java.util.concurrent.Executors;
-import java.util.concurrent.Future;
 import java.util.concurrent.atomic.AtomicInteger;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.TestInfo;
@@ -52,47 +49,25 @@ class LockstepLockExecutorTest extends SingleNodeTest {
     @Test
     void twoClientsExcludeEachOther(TestInfo test) throws Exception {
         List<LockTemplate> templates = List.of(template(newLocks()), template(newLocks()));
-        AtomicInteger inside = new AtomicInteger();
-        AtomicInteger overlaps = new AtomicInteger();
+        CriticalSection section = new CriticalSection();
         AtomicInteger failures = new AtomicInteger();
-        int[] counter = {0};
         int threads = 8;
         int callsEach = 40;
-        ExecutorService pool = Executors.newFixedThreadPool(threads);
-        try {
-            List<Future<?>> done = new ArrayList<>();
-            for (int t = 0; t < threads; t++) {
-                LockTemplate template = templates.get(t % 2);
-                done.add(pool.submit(() -> {
-                    for (int i = 0; i < callsEach; i++) {
-                        LockInfo info = template.lock(key(test), 10_000, 20_000, LockstepLockExecutor.class);
-                        if (info == null) {
-                            failures.incrementAndGet();
-                            continue;
-                        }
-                        if (inside.incrementAndGet() != 1) {
-                            overlaps.incrementAndGet();
-                        }
-                        int read = counter[0];
-                        Thread.yield();
-                        counter[0] = read + 1;
-                        inside.decrementAndGet();
-                        if (!template.releaseLock(info)) {
-                            failures.incrementAndGet();
-                        }
-                    }
-                    return null;
-                }));
+        CriticalSection.contend(threads, callsEach, contender -> {
+            LockTemplate template = templates.get(contender % 2);
+            LockInfo info = template.lock(key(test), 10_000, 20_000, LockstepLockExecutor.class);
+            if (info == null) {
+                failures.incrementAndGet();
+                return;
             }
-            for (Future<?> f : done) {
-                f.get();
+            section.pass();
+            if (!template.releaseLock(info)) {
+                failures.incrementAndGet();
             }
-        } finally {
-            pool.shutdownNow();
-        }
+        });
         assertEquals(0, failures.get(), "locks not taken or not released");
-        assertEquals(0, overlaps.get(), "callers inside at once");
-        assertEquals(threads * callsEach, counter[0], "lost updates");
+        assertEquals(0, section.overlaps(), "callers inside at once");
+        assertEquals(threads * callsEach, section.counter(), "lost updates");
     }
 
     @Test

@@ -85,8 +85,8 @@ class LockedTest extends SingleNodeTest {
             threads.shutdownNow();
         }
         assertAll(
-                () -> assertEquals(calls, counts.calls.get(), "every call ran"),
-                () -> assertEquals(0, counts.overlaps.get(), "calls on one key that were inside at once"));
+                () -> assertEquals(calls, counts.section.counter(), "every call ran, and none lost an update"),
+                () -> assertEquals(0, counts.section.overlaps(), "calls on one key that were inside at once"));
     }
 
     @Test
@@ -174,7 +174,7 @@ class LockedTest extends SingleNodeTest {
         } finally {
             virtual.shutdownNow();
         }
-        assertEquals(calls, counts.calls.get());
-        assertEquals(0, counts.overlaps.get());
+        assertEquals(calls, counts.section.counter());
+        assertEquals(0, counts.section.overlaps());
     }
 }

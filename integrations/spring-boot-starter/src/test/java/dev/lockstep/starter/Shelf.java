@@ -1,5 +1,6 @@
 package dev.lockstep.starter;
 
+import dev.lockstep.testkit.client.CriticalSection;
 import java.util.concurrent.CountDownLatch;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicInteger;
@@ -13,16 +14,10 @@ class Shelf {
         this.counts = counts;
     }
 
-    /** One call: inside alone, or counted as an overlap. */
+    /** One pass through the shared critical section. */
     @Locked(name = "shelf", key = "#sku", waitFor = "30s")
     public void sell(String sku) {
-        if (counts.inside.incrementAndGet() > 1) {
-            counts.overlaps.incrementAndGet();
-        }
-        // A moment inside, so that an overlapping call has the chance to show.
-        Thread.yield();
-        counts.inside.decrementAndGet();
-        counts.calls.incrementAndGet();
+        counts.section.pass();
     }
 
     /** Counts down {@code inside}, then stays until {@code leave} (at most 20 s). */
@@ -74,9 +69,7 @@ class Shelf {
 
     /** What the calls saw, shared by the shelves of both services. */
     static final class Counts {
-        final AtomicInteger inside = new AtomicInteger();
-        final AtomicInteger overlaps = new AtomicInteger();
-        final AtomicInteger calls = new AtomicInteger();
+        final CriticalSection section = new CriticalSection();
         final AtomicInteger impatientRan = new AtomicInteger();
     }
 }

@@ -11,17 +11,14 @@ import dev.lockstep.DistLock;
 import dev.lockstep.LeaseLostException;
 import dev.lockstep.LockOptions;
 import dev.lockstep.Locks;
+import dev.lockstep.testkit.client.CriticalSection;
 import dev.lockstep.testkit.fixture.Await;
 import dev.lockstep.testkit.fixture.SingleNodeTest;
 import dev.lockstep.v5.PubSubLocks;
 import java.time.Duration;
-import java.util.ArrayList;
 import java.util.List;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.ExecutionException;
-import java.util.concurrent.ExecutorService;
-import java.util.concurrent.Executors;
-import java.util.concurrent.Future;
 import java.util.concurrent.TimeoutException;
 import java.util.concurrent.atomic.AtomicInteger;
 import org.junit.jupiter.api.Test;
@@ -47,39 +44,13 @@ class LockstepLockRegistryTest extends SingleNodeTest {
     void executeLockedExcludesAcrossRegistries(TestInfo test) throws Exception {
         List<LockstepLockRegistry> registries = List.of(new LockstepLockRegistry(newLocks()),
                 new LockstepLockRegistry(newLocks()));
-        AtomicInteger inside = new AtomicInteger();
-        AtomicInteger overlaps = new AtomicInteger();
-        int[] counter = {0};
+        CriticalSection section = new CriticalSection();
         int threads = 8;
         int callsEach = 40;
-        ExecutorService pool = Executors.newFixedThreadPool(threads);
-        try {
-            List<Future<?>> done = new ArrayList<>();
-            for (int t = 0; t < threads; t++) {
-                LockstepLockRegistry registry = registries.get(t % 2);
-                done.add(pool.submit(() -> {
-                    for (int i = 0; i < callsEach; i++) {
-                        registry.executeLocked(key(test), () -> {
-                            if (inside.incrementAndGet() != 1) {
-                                overlaps.incrementAndGet();
-                            }
-                            int read = counter[0];
-                            Thread.yield();
-                            counter[0] = read + 1;
-                            inside.decrementAndGet();
-                        });
-                    }
-                    return null;
-                }));
-            }
-            for (Future<?> f : done) {
-                f.get();
-            }
-        } finally {
-            pool.shutdownNow();
-        }
-        assertEquals(0, overlaps.get(), "callers inside at once");
-        assertEquals(threads * callsEach, counter[0], "lost updates");
+        CriticalSection.contend(threads, callsEach,
+                contender -> registries.get(contender % 2).executeLocked(key(test), section::pass));
+        assertEquals(0, section.overlaps(), "callers inside at once");
+        assertEquals(threads * callsEach, section.counter(), "lost updates");
     }
 
     @Test
