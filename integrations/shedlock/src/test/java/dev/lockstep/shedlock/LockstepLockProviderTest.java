@@ -10,7 +10,7 @@ import dev.lockstep.LockOptions;
 import dev.lockstep.Locks;
 import dev.lockstep.testkit.fixture.Await;
 import dev.lockstep.testkit.fixture.SingleNodeTest;
-import dev.lockstep.v5.PubSubLocks;
+import dev.lockstep.v4.WatchdogLocks;
 import java.time.Duration;
 import java.time.Instant;
 import java.util.ArrayList;
@@ -32,7 +32,7 @@ import org.junit.jupiter.api.parallel.ExecutionMode;
 class LockstepLockProviderTest extends SingleNodeTest {
 
     private Locks newLocks() {
-        return closedAfter(new PubSubLocks(closedAfter(node.newClient()), LockOptions.defaults()));
+        return closedAfter(new WatchdogLocks(closedAfter(node.newClient()), LockOptions.defaults()));
     }
 
     private static LockConfiguration config(String job, Duration atMost, Duration atLeast) {

@@ -5,7 +5,7 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import dev.lockstep.LockOptions;
 import dev.lockstep.testkit.fixture.SingleNodeTest;
-import dev.lockstep.v5.PubSubLocks;
+import dev.lockstep.v4.WatchdogLocks;
 import java.time.Duration;
 import java.time.Instant;
 import java.util.ArrayList;
@@ -54,7 +54,7 @@ class TwoSchedulersTest extends SingleNodeTest {
         List<LockingTaskExecutor> executors = new ArrayList<>();
         for (String name : List.of("a", "b")) {
             LockstepLockProvider provider = new LockstepLockProvider(
-                    closedAfter(new PubSubLocks(closedAfter(node.newClient()), LockOptions.defaults())));
+                    closedAfter(new WatchdogLocks(closedAfter(node.newClient()), LockOptions.defaults())));
             // A first lock loads the scripts and opens connections: not a cost the first tick should pay.
             provider.lock(new LockConfiguration(Instant.now(), "warm-up-" + name, AT_MOST, Duration.ZERO))
                     .orElseThrow().unlock();
