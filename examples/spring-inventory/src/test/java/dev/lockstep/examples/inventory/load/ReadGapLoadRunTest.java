@@ -5,30 +5,15 @@ import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import dev.lockstep.examples.inventory.Stage;
-import java.nio.file.Path;
-import org.junit.jupiter.api.AfterAll;
-import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.Test;
 
 /**
- * The load run's read-gap variant, on a smaller load, on its own Redis so that it runs beside
- * {@link LoadRunTest}: stage 7 refuses the order woken between another order's read and write.
+ * The load run's read-gap variant, beside {@link LoadRunTest}: stage 7 refuses the order woken
+ * between another order's read and write.
  * It runs stage 7 alone, to keep the module's tests short: the contract's {@code fenced-read-gap}
  * scenario reproduces the gap on every earlier stage.
  */
-class ReadGapLoadRunTest {
-
-    private static LoadRun load;
-
-    @BeforeAll
-    static void startRedis() {
-        load = new LoadRun(Path.of("target/load-logs"), true);
-    }
-
-    @AfterAll
-    static void stopRedis() {
-        load.close();
-    }
+class ReadGapLoadRunTest extends OwnRedisLoadRun {
 
     @Test
     void stageSevenRefusesAnOrderThatWakesBetweenAnotherOrdersReadAndWrite() throws Exception {
