@@ -161,7 +161,8 @@ class LockedTest extends SingleNodeTest {
         assumeTrue(Runtime.version().feature() >= 21, "virtual threads need JDK 21; this is " + Runtime.version());
         // Looked up by name: the module compiles for Java 17, where the method does not exist.
         ExecutorService virtual = (ExecutorService) Executors.class.getMethod("newVirtualThreadPerTaskExecutor").invoke(null);
-        int calls = 400;
+        // A virtual thread per call, all waiting at once: each release hands the lock to one of them.
+        int calls = 100;
         try {
             List<Future<?>> done = new ArrayList<>();
             for (int i = 0; i < calls; i++) {
