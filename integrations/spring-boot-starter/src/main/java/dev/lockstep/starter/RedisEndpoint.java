@@ -4,6 +4,7 @@ import java.time.Duration;
 import java.util.Objects;
 import org.springframework.boot.context.properties.bind.Binder;
 import org.springframework.core.env.Environment;
+import redis.clients.jedis.ConnectionPoolConfig;
 import redis.clients.jedis.DefaultJedisClientConfig;
 import redis.clients.jedis.HostAndPort;
 import redis.clients.jedis.RedisClient;
@@ -34,11 +35,18 @@ record RedisEndpoint(String host, int port, String username, String password, in
         return new HostAndPort(host, port);
     }
 
-    /** A new pooled client of the server at {@code address} with this endpoint's credentials; the caller closes it. */
+    /**
+     * A new pooled client of the server at {@code address} with this endpoint's credentials; the
+     * caller closes it. A caller waits for a pooled connection at most the timeout: with the pool's
+     * default of "forever", commons-pool2 (2.13.1) retries without pause while a connection is being
+     * made, and a crowd of virtual threads doing so starves the one making it.
+     */
     UnifiedJedis connect(HostAndPort address) {
         DefaultJedisClientConfig config = DefaultJedisClientConfig.builder().user(username).password(password)
                 .database(database).ssl(ssl).timeoutMillis((int) timeout.toMillis()).clientName("lockstep").build();
-        return RedisClient.builder().hostAndPort(address).clientConfig(config).build();
+        ConnectionPoolConfig pool = new ConnectionPoolConfig();
+        pool.setMaxWait(timeout);
+        return RedisClient.builder().hostAndPort(address).clientConfig(config).poolConfig(pool).build();
     }
 
     @Override

@@ -162,7 +162,7 @@ class LockedTest extends SingleNodeTest {
         // Looked up by name: the module compiles for Java 17, where the method does not exist.
         ExecutorService virtual = (ExecutorService) Executors.class.getMethod("newVirtualThreadPerTaskExecutor").invoke(null);
         // A virtual thread per call, all waiting at once: each release hands the lock to one of them.
-        int calls = 100;
+        int calls = 400;
         try {
             List<Future<?>> done = new ArrayList<>();
             for (int i = 0; i < calls; i++) {
