@@ -2,7 +2,6 @@ package dev.lockstep.testkit.contract;
 
 import dev.lockstep.DistLock;
 import dev.lockstep.Locks;
-import dev.lockstep.testkit.explore.ScheduleExplorer;
 import dev.lockstep.testkit.fixture.RedisNode;
 import dev.lockstep.testkit.fixture.ServerSecurity;
 import dev.lockstep.testkit.history.Timeline;
@@ -30,8 +29,9 @@ import static org.junit.jupiter.api.Assumptions.assumeTrue;
 
 /**
  * Part of {@link LockContract}: the scenario catalogue on the stage (a claimed guarantee must hold,
- * an unclaimed one must be reproduced), the claims the stage reports, its calls to Redis outside
- * any monitor, and random schedules that must keep the claims.
+ * an unclaimed one must be reproduced), the claims the stage reports, and its calls to Redis
+ * outside any monitor. Random schedules that must keep the claims run beside, in a
+ * {@link ScheduleContract} class of their own.
  */
 public interface ScenarioPlays extends StageUnderTest {
 
@@ -126,18 +126,5 @@ public interface ScenarioPlays extends StageUnderTest {
             assertTrue(workers.awaitTermination(BOUNDED.toMillis(), TimeUnit.MILLISECONDS));
         }
         assertEquals(List.of(), watch.violations());
-    }
-
-    /** Alone: its holders' leases are short, and a loss must be told within a margin a crowded JVM can miss. */
-    @Test
-    @PlaysAlone
-    default void randomSchedulesKeepTheClaims() throws Exception {
-        // A password or TLS changes how clients connect, not which schedules break a claim: the plain run explores them.
-        assumeTrue(security() == ServerSecurity.NONE, "random schedules run on the plain servers only");
-        ScheduleExplorer.Report report = new ScheduleExplorer(stage(), fixture(), claimed()).explore();
-        System.out.println(report.summary());
-        if (!report.passed()) {
-            fail(report.failure());
-        }
     }
 }

@@ -1,0 +1,54 @@
+package dev.lockstep.testkit.contract;
+
+import static org.junit.jupiter.api.Assertions.fail;
+
+import dev.lockstep.Locks;
+import dev.lockstep.testkit.explore.ScheduleExplorer;
+import dev.lockstep.testkit.fixture.RedisFixture;
+import dev.lockstep.testkit.stage.Stage;
+import org.junit.jupiter.api.AfterAll;
+import org.junit.jupiter.api.BeforeAll;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.TestInstance;
+
+/**
+ * Random schedules of clients, calls and faults that must keep the guarantees the stage claims
+ * ({@link ScheduleExplorer}). A class of its own beside the stage's {@link LockContract}: its
+ * holders' leases are short and a loss must be told within a margin a crowded JVM can miss, so it
+ * runs alone in its test JVM while the contract's tests run in another. A stage's class only names
+ * the stage:
+ *
+ * <pre>{@code class SchedulesTest extends ScheduleContract {
+ *     SchedulesTest() { super("v4-watchdog", WatchdogLocks.class); }
+ * }}</pre>
+ */
+@TestInstance(TestInstance.Lifecycle.PER_CLASS)
+public abstract class ScheduleContract {
+
+    private final Stage stage;
+    private RedisFixture fixture;
+
+    /** The schedules for stage {@code name}, whose entry point is {@code locks}. */
+    protected ScheduleContract(String name, Class<? extends Locks> locks) {
+        this.stage = new Stage(name, locks);
+    }
+
+    @BeforeAll
+    void startFixture() {
+        fixture = RedisFixture.fromSystemProperty();
+    }
+
+    @AfterAll
+    void stopFixture() {
+        fixture.close();
+    }
+
+    @Test
+    void randomSchedulesKeepTheClaims() throws Exception {
+        ScheduleExplorer.Report report = new ScheduleExplorer(stage, fixture, stage.claims()).explore();
+        System.out.println(report.summary());
+        if (!report.passed()) {
+            fail(report.failure());
+        }
+    }
+}
