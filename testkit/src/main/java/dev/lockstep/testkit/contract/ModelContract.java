@@ -4,18 +4,13 @@ import static org.junit.jupiter.api.Assertions.fail;
 import static org.junit.jupiter.api.Assumptions.assumeTrue;
 
 import dev.lockstep.Locks;
-import dev.lockstep.testkit.fixture.RedisFixture;
 import dev.lockstep.testkit.model.KnownHistories;
 import dev.lockstep.testkit.model.ModelChecker;
 import dev.lockstep.testkit.model.ModelRun;
 import dev.lockstep.testkit.model.ModelSetup;
-import dev.lockstep.testkit.stage.Stage;
 import java.util.List;
 import java.util.Optional;
-import org.junit.jupiter.api.AfterAll;
-import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.Test;
-import org.junit.jupiter.api.TestInstance;
 import org.junit.jupiter.params.ParameterizedTest;
 import org.junit.jupiter.params.provider.EnumSource;
 
@@ -33,8 +28,7 @@ import org.junit.jupiter.params.provider.EnumSource;
  * instead, and {@code lab explore-model} draws fresh seeds for as long as you like. A failure
  * names its seed and shows the shrunk history with its timeline.
  */
-@TestInstance(TestInstance.Lifecycle.PER_CLASS)
-public abstract class ModelContract {
+public abstract class ModelContract extends NamedStageContract {
 
     /**
      * Seeds of the suite's pass: two short histories keep each stage within about ten seconds. They
@@ -44,46 +38,33 @@ public abstract class ModelContract {
     private static final List<Long> SEEDS = List.of(3L, 11L);
     private static final int STEPS = 20;
 
-    private final Stage stage;
-    private RedisFixture fixture;
-
     /** The contract for stage {@code name}, whose entry point is {@code locks}. */
     protected ModelContract(String name, Class<? extends Locks> locks) {
-        this.stage = new Stage(name, locks);
-    }
-
-    @BeforeAll
-    void startFixture() {
-        fixture = RedisFixture.fromSystemProperty();
-    }
-
-    @AfterAll
-    void stopFixture() {
-        fixture.close();
+        super(name, locks);
     }
 
     @ParameterizedTest(name = "{0}")
     @EnumSource(KnownHistories.class)
     void aHistoryThatBrokeOnceKeepsEveryCheck(KnownHistories known) {
-        ModelSetup setup = ModelSetup.of(stage);
+        ModelSetup setup = ModelSetup.of(stage());
         assumeTrue(known.appliesTo(setup), "needs a read side");
-        ModelRun.Result result = ModelRun.play(setup, fixture, known.steps());
+        ModelRun.Result result = ModelRun.play(setup, fixture(), known.steps());
         if (result.violation().isPresent()) {
-            fail(stage + " broke " + result.violation().get() + " in known history " + known + ":\n"
+            fail(stage() + " broke " + result.violation().get() + " in known history " + known + ":\n"
                     + result.timeline());
         }
     }
 
     @Test
     void whatEachClientBelievesIsWhatRedisStores() {
-        ModelChecker checker = new ModelChecker(ModelSetup.of(stage), fixture, line -> System.out.println(
+        ModelChecker checker = new ModelChecker(ModelSetup.of(stage()), fixture(), line -> System.out.println(
                 "lockstep model: " + line));
         String fixed = System.getProperty("lockstep.seed", "");
         List<Long> seeds = fixed.isBlank() ? SEEDS : List.of(Long.parseLong(fixed.trim()));
         for (long seed : seeds) {
             Optional<ModelChecker.Failure> failure = checker.check(seed, STEPS);
             if (failure.isPresent()) {
-                fail(failure.get().report(stage.name()));
+                fail(failure.get().report(stage().name()));
             }
         }
     }

@@ -4,12 +4,7 @@ import static org.junit.jupiter.api.Assertions.fail;
 
 import dev.lockstep.Locks;
 import dev.lockstep.testkit.explore.ScheduleExplorer;
-import dev.lockstep.testkit.fixture.RedisFixture;
-import dev.lockstep.testkit.stage.Stage;
-import org.junit.jupiter.api.AfterAll;
-import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.Test;
-import org.junit.jupiter.api.TestInstance;
 
 /**
  * Random schedules of clients, calls and faults that must keep the guarantees the stage claims
@@ -22,30 +17,16 @@ import org.junit.jupiter.api.TestInstance;
  *     SchedulesTest() { super("v4-watchdog", WatchdogLocks.class); }
  * }}</pre>
  */
-@TestInstance(TestInstance.Lifecycle.PER_CLASS)
-public abstract class ScheduleContract {
-
-    private final Stage stage;
-    private RedisFixture fixture;
+public abstract class ScheduleContract extends NamedStageContract {
 
     /** The schedules for stage {@code name}, whose entry point is {@code locks}. */
     protected ScheduleContract(String name, Class<? extends Locks> locks) {
-        this.stage = new Stage(name, locks);
-    }
-
-    @BeforeAll
-    void startFixture() {
-        fixture = RedisFixture.fromSystemProperty();
-    }
-
-    @AfterAll
-    void stopFixture() {
-        fixture.close();
+        super(name, locks);
     }
 
     @Test
     void randomSchedulesKeepTheClaims() throws Exception {
-        ScheduleExplorer.Report report = new ScheduleExplorer(stage, fixture, stage.claims()).explore();
+        ScheduleExplorer.Report report = new ScheduleExplorer(stage(), fixture(), stage().claims()).explore();
         System.out.println(report.summary());
         if (!report.passed()) {
             fail(report.failure());

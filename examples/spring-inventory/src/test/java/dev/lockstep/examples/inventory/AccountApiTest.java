@@ -4,14 +4,8 @@ import static org.junit.jupiter.api.Assertions.assertAll;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
-import dev.lockstep.examples.inventory.load.InProcessService;
-import dev.lockstep.testkit.fixture.SingleNodeTest;
-import java.net.http.HttpClient;
 import java.net.http.HttpResponse;
-import java.util.List;
 import java.util.Set;
-import org.junit.jupiter.api.AfterAll;
-import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.params.ParameterizedTest;
@@ -19,22 +13,10 @@ import org.junit.jupiter.params.provider.CsvSource;
 import redis.clients.jedis.Jedis;
 
 /** The accounts' HTTP contract on stage 7, over real HTTP and a real Redis: an account order, its fencing, and bad input. */
-class AccountApiTest extends SingleNodeTest {
+class AccountApiTest extends StageSevenService {
 
-    private static final HttpClient HTTP = HttpClient.newHttpClient();
     private static final String P1 = "{\"id\":\"p1\",\"stock\":3,\"price\":4,\"sold\":0,\"orders\":0}";
     private static final String C1 = "{\"id\":\"c1\",\"balance\":10,\"spent\":0,\"orders\":0}";
-    private static InProcessService service;
-
-    @BeforeAll
-    static void startService() {
-        service = new InProcessService(node, HTTP, List.of("--lockstep.kind=v7-fencing", "--inventory.lock-wait=300ms", "--inventory.work=0ms"));
-    }
-
-    @AfterAll
-    static void stopService() {
-        service.close();
-    }
 
     @BeforeEach
     void restockAndFund() throws Exception {
@@ -87,7 +69,7 @@ class AccountApiTest extends SingleNodeTest {
     void badRequestsGet4xxWithAClearBodyAndChangeNothing(String method, String path, String json, int status,
                                                           String detail) throws Exception {
         Set<String> keysBefore = keys();
-        HttpResponse<String> response = service.call(method.strip(), path.strip(), json == null ? null : json.strip());
+        HttpResponse<String> response = callAsListed(method, path, json);
         assertAll(
                 () -> assertEquals(status, response.statusCode(), response.body()),
                 () -> assertTrue(response.body().contains(detail), response.body()),
@@ -98,18 +80,5 @@ class AccountApiTest extends SingleNodeTest {
 
     private static HttpResponse<String> order(String customer, String json) throws Exception {
         return service.call("POST", "/accounts/" + customer + "/orders", json);
-    }
-
-    private static String get(String path) throws Exception {
-        return service.call("GET", path, null).body();
-    }
-
-    /** The keys in Redis, but stage 7's token counters, which only ever grow. */
-    private static Set<String> keys() {
-        try (Jedis admin = node.admin()) {
-            Set<String> keys = admin.keys("*");
-            keys.removeIf(key -> key.startsWith("lockstep_fence:"));
-            return keys;
-        }
     }
 }

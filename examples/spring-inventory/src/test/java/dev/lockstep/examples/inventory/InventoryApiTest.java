@@ -6,15 +6,9 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import dev.lockstep.DistLock;
 import dev.lockstep.LockOptions;
-import dev.lockstep.examples.inventory.load.InProcessService;
-import dev.lockstep.testkit.fixture.SingleNodeTest;
 import dev.lockstep.v7.FencedLocks;
-import java.net.http.HttpClient;
 import java.net.http.HttpResponse;
-import java.util.List;
 import java.util.Set;
-import org.junit.jupiter.api.AfterAll;
-import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.params.ParameterizedTest;
@@ -23,20 +17,7 @@ import redis.clients.jedis.Jedis;
 import redis.clients.jedis.RedisClient;
 
 /** The HTTP contract on stage 7, over real HTTP and a real Redis: orders, refusals, and bad input. */
-class InventoryApiTest extends SingleNodeTest {
-
-    private static final HttpClient HTTP = HttpClient.newHttpClient();
-    private static InProcessService service;
-
-    @BeforeAll
-    static void startService() {
-        service = new InProcessService(node, HTTP, List.of("--lockstep.kind=v7-fencing", "--inventory.lock-wait=300ms", "--inventory.work=0ms"));
-    }
-
-    @AfterAll
-    static void stopService() {
-        service.close();
-    }
+class InventoryApiTest extends StageSevenService {
 
     @BeforeEach
     void restock() throws Exception {
@@ -116,7 +97,7 @@ class InventoryApiTest extends SingleNodeTest {
     void badRequestsGet4xxWithAClearBodyAndChangeNothing(String method, String path, String json, int status,
                                                           String detail) throws Exception {
         Set<String> keysBefore = keys();
-        HttpResponse<String> response = service.call(method.strip(), path.strip(), json == null ? null : json.strip());
+        HttpResponse<String> response = callAsListed(method, path, json);
         assertAll(
                 () -> assertEquals(status, response.statusCode(), response.body()),
                 () -> assertTrue(response.body().contains(detail), response.body()),
@@ -129,18 +110,6 @@ class InventoryApiTest extends SingleNodeTest {
     }
 
     private static String product(String id) throws Exception {
-        return service.call("GET", "/products/" + id, null).body();
-    }
-
-    /**
-     * The keys in Redis, but stage 7's token counters: an order for an unknown product takes the
-     * lock before it reads the stock, and a token counter only ever grows (a bounded set, one per slot).
-     */
-    private static Set<String> keys() {
-        try (Jedis admin = node.admin()) {
-            Set<String> keys = admin.keys("*");
-            keys.removeIf(key -> key.startsWith("lockstep_fence:"));
-            return keys;
-        }
+        return get("/products/" + id);
     }
 }
