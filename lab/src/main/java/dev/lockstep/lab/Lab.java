@@ -1,8 +1,11 @@
 package dev.lockstep.lab;
 
 import dev.lockstep.testkit.scenario.Catalog;
+import dev.lockstep.testkit.stage.Stage;
 import dev.lockstep.testkit.stage.Stages;
 import java.nio.file.Path;
+import java.util.ArrayList;
+import java.util.List;
 import java.util.concurrent.Callable;
 import picocli.CommandLine;
 import picocli.CommandLine.Command;
@@ -11,7 +14,10 @@ import picocli.CommandLine.Option;
 import picocli.CommandLine.ScopeType;
 import picocli.CommandLine.Spec;
 
-/** The main program: plays every scenario on every stage against real Redis and prints what happened. */
+/**
+ * The main program: plays every scenario on every stage against real Redis, and the comparison
+ * stories on the alternatives beyond it, and prints what happened.
+ */
 @Command(name = "lab",
         mixinStandardHelpOptions = true,
         versionProvider = LabVersion.class,
@@ -66,7 +72,9 @@ public final class Lab implements Callable<Integer> {
     /** Plays the whole catalog on every stage; the exit status. */
     @Override
     public Integer call() {
-        return session().play(Stages.all(), Catalog.all());
+        List<Stage> stages = new ArrayList<>(Stages.all());
+        stages.addAll(Stages.beyondRedis());
+        return session().play(stages, Catalog.all());
     }
 
     /** A session that prints to this command line's output and honours its options. */

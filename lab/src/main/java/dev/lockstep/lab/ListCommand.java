@@ -25,6 +25,11 @@ final class ListCommand implements Runnable {
         for (Stage stage : Stages.all()) {
             out.printf("  %-20s %s%n", stage.name(), stage.locksClass().getName());
         }
+        out.println("Beyond Redis (they play " + String.join(", ", Scenario.BEYOND_REDIS.stream().sorted().toList()) + "):");
+        for (Stage stage : Stages.beyondRedis()) {
+            out.printf("  %-20s %s%n", stage.name(), stage.locksClass() == null
+                    ? "no lock: every write checks the row's version" : stage.locksClass().getName());
+        }
         out.println("Scenarios:");
         for (Scenario scenario : Catalog.all()) {
             out.printf("  %-22s %-21s %s%n", scenario.id(), scenario.guarantee(), scenario.story());

@@ -150,7 +150,8 @@ final class ResultFolder {
     static String lesson(Path pageDir, String stage) {
         Path from = pageDir.toAbsolutePath().normalize();
         for (Path root = from.getParent(); root != null; root = root.getParent()) {
-            for (Path folder : List.of(root.resolve(stage), root.resolve("family").resolve(stage))) {
+            for (Path folder : List.of(root.resolve(stage), root.resolve("family").resolve(stage),
+                    root.resolve("beyond").resolve(stage))) {
                 Path lesson = folder.resolve("README.md");
                 if (Files.isRegularFile(lesson)) {
                     List<String> parts = new ArrayList<>();

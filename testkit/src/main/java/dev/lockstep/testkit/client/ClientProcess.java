@@ -38,7 +38,7 @@ public final class ClientProcess implements AutoCloseable {
         // The child trusts the certificate this JVM made, instead of making its own.
         List<String> properties = security == ServerSecurity.TLS
                 ? List.of("-D" + TestCertificates.DIR_PROPERTY + "=" + TestCertificates.get().dir()) : List.of();
-        jvm = new ChildJvm("client " + name, ClientMain.class, 64, properties, List.of(stage.locksClass().getName(),
+        jvm = new ChildJvm("client " + name, ClientMain.class, 64, properties, List.of(stage.locksClass() == null ? ClientMain.NO_LOCK : stage.locksClass().getName(),
                 Long.toString(options.lease().toMillis()), Long.toString(options.spinInterval().toMillis()),
                 nodes.stream().map(HostAndPort::toString).collect(Collectors.joining(",")), security.name()),
                 ClientMain.REPLY, "lockstep-client-" + name, replies::add);
@@ -118,6 +118,28 @@ public final class ClientProcess implements AutoCloseable {
         String with = token == null ? "" : " with token " + token;
         history.record(name, written ? Kind.EXIT : Kind.NOTE, written ? "writes stock=" + quantity + with
                 : "write" + with + " " + reply);
+        return written;
+    }
+
+    /** The child reads {@code item}'s quantity and version, as an optimistic update does before it computes; recorded. */
+    public StockTable.Versioned readVersioned(StockTable table, String item) {
+        send("vread " + table.url() + " " + item);
+        String[] reply = reply(Duration.ofSeconds(10)).split(" ");
+        StockTable.Versioned read = new StockTable.Versioned(Long.parseLong(reply[0]), Long.parseLong(reply[1]));
+        history.record(name, Kind.ENTER, "reads stock=" + read.quantity() + " at version " + read.version());
+        return read;
+    }
+
+    /**
+     * The child writes {@code quantity} for {@code item} if the row is still at the version it read;
+     * true when the table took it. Recorded either way.
+     */
+    public boolean writeIfVersion(StockTable table, String item, long quantity, StockTable.Versioned read) {
+        send("vwrite " + table.url() + " " + item + " " + quantity + " " + read.version());
+        String reply = reply(Duration.ofSeconds(10));
+        boolean written = "written".equals(reply);
+        history.record(name, written ? Kind.EXIT : Kind.NOTE, written
+                ? "writes stock=" + quantity + " if at version " + read.version() : "write " + reply);
         return written;
     }
 

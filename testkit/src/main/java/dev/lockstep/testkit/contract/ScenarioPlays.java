@@ -50,7 +50,15 @@ public interface ScenarioPlays extends StageUnderTest {
                 () -> scenario.id() + " plays alike on any transport: the plain run plays it");
         Outcome outcome = Outcome.run(stage(), scenario, fixture());
         scoreboard().add(outcome);
-        assumeTrue(scenario.appliesTo(stage()), () -> scenario.id() + " needs " + scenario.needs());
+        assumeTrue(scenario.playsOn(stage()), () -> scenario.id() + " needs " + scenario.needsOn(stage()));
+        check(stage(), outcome);
+    }
+
+    /**
+     * Prints the outcome's report, and fails the test when the cell is {@code FAILED}, or, with
+     * {@code -Dlockstep.strict=true}, {@code REPRODUCED}; also when a timeline row is too wide.
+     */
+    static void check(Stage stage, Outcome outcome) {
         String report = outcome.report();
         System.out.println("\n" + report);
         Timeline.render(outcome.history()).lines().filter(row -> row.length() > Timeline.COLUMNS).findFirst()
@@ -61,7 +69,7 @@ public interface ScenarioPlays extends StageUnderTest {
             }
             case REPRODUCED -> {
                 if (strict) {
-                    fail("-Dlockstep.strict: " + stage() + " does not prevent " + scenario.id() + "\n\n" + report);
+                    fail("-Dlockstep.strict: " + stage + " does not prevent " + outcome.scenario().id() + "\n\n" + report);
                 }
             }
             case FAILED -> fail(report, outcome.error());

@@ -11,20 +11,27 @@ import org.h2.tools.Server;
 
 /**
  * The resource a lock protects in the paused-holder story: a real table,
- * {@code stock(item, quantity, fence)}, in an H2 database served over TCP, so a holder in its own
- * JVM reads and writes the same rows. A plain read and a plain write trust the caller's lock. A
+ * {@code stock(item, quantity, fence, version)}, in an H2 database served over TCP, so a holder in
+ * its own JVM reads and writes the same rows. A plain read and a plain write trust the caller's lock. A
  * fenced write carries the writer's token and changes the row only if no higher token read or wrote
  * it before ({@code WHERE fence <= ?}: the same holder may write twice with its token). A fenced read
  * raises the fence to the reader's token first: the fence moves when a holder starts its
  * read-modify-write, so an older holder that read before it can no longer write in between.
+ * An optimistic update needs no lock: it reads the row's version with the quantity, and its write
+ * goes in only if the version is still the one it read ({@code WHERE version = ?}); every write
+ * moves the version on.
  *
  * <p>H2 rather than SQLite: pure Java (no native library to extract), and its TCP server lets two
  * JVMs share one in-memory database without a file.
  */
 public final class StockTable implements AutoCloseable {
 
-    private static final String PLAIN_WRITE = "UPDATE stock SET quantity = ? WHERE item = ?";
-    private static final String FENCED_WRITE = "UPDATE stock SET quantity = ?, fence = ? WHERE item = ? AND fence <= ?";
+    private static final String PLAIN_WRITE = "UPDATE stock SET quantity = ?, version = version + 1 WHERE item = ?";
+    private static final String FENCED_WRITE =
+            "UPDATE stock SET quantity = ?, fence = ?, version = version + 1 WHERE item = ? AND fence <= ?";
+    private static final String VERSIONED_WRITE =
+            "UPDATE stock SET quantity = ?, version = version + 1 WHERE item = ? AND version = ?";
+    private static final String SELECT_VERSIONED = "SELECT quantity, version FROM stock WHERE item = ?";
     private static final String RAISE_FENCE = "UPDATE stock SET fence = ? WHERE item = ? AND fence <= ?";
     private static final String SELECT_ROW = "SELECT quantity, fence FROM stock WHERE item = ?";
 
@@ -46,7 +53,7 @@ public final class StockTable implements AutoCloseable {
             Connection connection = DriverManager.getConnection(url, "sa", "");
             try (var create = connection.createStatement()) {
                 create.execute("CREATE TABLE stock (item VARCHAR(64) PRIMARY KEY, quantity BIGINT NOT NULL, "
-                        + "fence BIGINT NOT NULL DEFAULT 0)");
+                        + "fence BIGINT NOT NULL DEFAULT 0, version BIGINT NOT NULL DEFAULT 0)");
             }
             try (PreparedStatement insert = connection.prepareStatement("INSERT INTO stock (item, quantity) VALUES (?, ?)")) {
                 insert.setString(1, item);
@@ -148,6 +155,35 @@ public final class StockTable implements AutoCloseable {
         }
     }
 
+    /** The quantity of {@code item} at {@code url} and the row's version: what an optimistic update reads first. */
+    public static Versioned readVersioned(String url, String item) {
+        Objects.requireNonNull(item, "item must not be null");
+        try (Connection connection = DriverManager.getConnection(url, "sa", "");
+             PreparedStatement select = connection.prepareStatement(SELECT_VERSIONED)) {
+            select.setString(1, item);
+            try (ResultSet rows = select.executeQuery()) {
+                if (!rows.next()) {
+                    throw new IllegalArgumentException("no item '" + item + "' in stock");
+                }
+                return new Versioned(rows.getLong(1), rows.getLong(2));
+            }
+        } catch (SQLException e) {
+            throw new IllegalStateException("cannot read the stock of '" + item + "'", e);
+        }
+    }
+
+    /**
+     * Sets the quantity of {@code item} at {@code url} if the row's version is still {@code version},
+     * moving the version on; false, and the row unchanged, when another write came first.
+     */
+    public static boolean writeIfVersion(String url, String item, long quantity, long version) {
+        return update(url, VERSIONED_WRITE, item, statement -> {
+            statement.setLong(1, quantity);
+            statement.setString(2, item);
+            statement.setLong(3, version);
+        });
+    }
+
     /** A token is what a fenced lock handed out: 1 or more. */
     static void checkToken(long token) {
         if (token < 1) {
@@ -173,6 +209,10 @@ public final class StockTable implements AutoCloseable {
             // The server stops next, taking the database with it.
         }
         server.stop();
+    }
+
+    /** What an optimistic update read: the quantity, and the version its write must still find. */
+    public record Versioned(long quantity, long version) {
     }
 
     /** One item's row: how many are in stock, and the highest token that read or wrote it (0: none yet). */

@@ -4,6 +4,7 @@ import dev.lockstep.Guarantee;
 import dev.lockstep.LockOptions;
 import dev.lockstep.testkit.fault.FaultyLink;
 import dev.lockstep.testkit.fixture.RedisNode;
+import dev.lockstep.testkit.fixture.ZooKeeperEnsemble;
 import dev.lockstep.testkit.history.Actor;
 import dev.lockstep.testkit.history.Checker;
 import dev.lockstep.testkit.history.Checker.Intrusion;
@@ -18,11 +19,14 @@ import java.util.List;
  * to the replica goes dark), A locks on the master, the master is killed, the replica is
  * promoted without A's key, and B locks on it while A still works. On independent masters (a
  * quorum stage), one of A's nodes is killed and comes back empty instead: B must not get a
- * quorum. Judged by {@link Checker#intrusions}.
+ * quorum. On a ZooKeeper ensemble, its leader is killed: A's node was written on a majority, so
+ * the new leader has it. Judged by {@link Checker#intrusions}.
  */
 public final class Failover extends Scenario {
 
     private static final String LOCK = "orders";
+    /** The lane the ZooKeeper servers' events are drawn in. */
+    private static final String ENSEMBLE = "zookeeper";
     private static final Duration LEASE = Duration.ofSeconds(3);
     private static final Duration WORK = Duration.ofMillis(200);
     private static final Duration B_WAIT = Duration.ofMillis(500);
@@ -32,13 +36,30 @@ public final class Failover extends Scenario {
     public Failover() {
         super("failover", Guarantee.FAILOVER_SAFE,
                 "A holds the lock when a master dies: on one master, its lagging replica is promoted without A's key; "
-                + "on several masters, one of A's comes back empty. B asks for the lock while A still works.");
+                + "on several masters, one of A's comes back empty; on a ZooKeeper ensemble, the leader dies. "
+                + "B asks for the lock while A still works.");
     }
 
     @Override
     public Verdict run(ScenarioContext context) throws Exception {
         LockOptions options = Stage.leaseOptions(LEASE);
-        return context.stage().multiNode() ? onIndependentMasters(context, options) : onReplicatedMaster(context, options);
+        return switch (context.stage().ground()) {
+            case REDIS -> onReplicatedMaster(context, options);
+            case REDIS_MASTERS -> onIndependentMasters(context, options);
+            case ZOOKEEPER -> onEnsemble(context, options);
+            case NONE -> throw new IllegalStateException("no lock, no server to lose");
+        };
+    }
+
+    /** With no lock there is no lock server to lose: the version lives in the row it guards. */
+    @Override
+    public boolean appliesTo(Stage stage) {
+        return stage.ground() != Stage.Ground.NONE;
+    }
+
+    @Override
+    public String needs() {
+        return "a lock server to lose";
     }
 
     private Verdict onReplicatedMaster(ScenarioContext context, LockOptions options) throws Exception {
@@ -87,6 +108,26 @@ public final class Failover extends Scenario {
         a.exit("exit");
         a.unlock(LOCK);
         return judge(history, "one of A's masters came back empty");
+    }
+
+    private Verdict onEnsemble(ScenarioContext context, LockOptions options) throws Exception {
+        History history = context.history();
+        ZooKeeperEnsemble ensemble = context.ensemble();
+        Actor a = context.actor("A", options);
+        if (!a.tryLock(LOCK, SYNC, null)) {
+            throw new IllegalStateException("A could not take a free lock");
+        }
+        a.enter("enter");
+        history.record(ENSEMBLE, Kind.FAULT, ensemble.killLeader() + ", the leader, killed");
+        history.record(ENSEMBLE, Kind.NOTE, ensemble.awaitLeader() + " elected leader");
+        Actor b = context.actor("B", options);
+        if (b.tryLock(LOCK, B_WAIT, null)) {
+            b.critical(WORK);
+            b.unlock(LOCK);
+        }
+        a.exit("exit");
+        a.unlock(LOCK);
+        return judge(history, "the ensemble's leader died");
     }
 
     private static Verdict judge(History history, String cause) {

@@ -8,6 +8,7 @@ import dev.lockstep.testkit.history.History;
 import dev.lockstep.testkit.history.History.Event;
 import dev.lockstep.testkit.history.History.Kind;
 import dev.lockstep.testkit.resource.StockTable;
+import dev.lockstep.testkit.resource.StockTable.Versioned;
 import dev.lockstep.testkit.stage.Stage;
 import java.time.Duration;
 
@@ -17,7 +18,9 @@ import java.time.Duration;
  * stock; before B writes, A resumes and writes what it computed before the pause; then B writes.
  * A fence that moves only on a write has seen no newer token when A writes, so both writes go in:
  * two sales, one unit gone. A table whose read raises the fence to the reader's token refuses A.
- * Judged from the history: each write the table took is a recorded exit, a sale.
+ * With no lock (the optimistic update) both read the same version, and B's write is refused and
+ * retried from a fresh read. Judged from the history: each write the table took is a recorded
+ * exit, a sale.
  */
 public final class FencedReadGap extends Scenario {
 
@@ -39,6 +42,9 @@ public final class FencedReadGap extends Scenario {
 
     @Override
     public Verdict run(ScenarioContext context) throws Exception {
+        if (context.stage().ground() == Stage.Ground.NONE) {
+            return withoutLock(context);
+        }
         History history = context.history();
         LockOptions options = Stage.leaseOptions(LEASE);
         try (StockTable table = StockTable.start(ITEM, IN_STOCK)) {
@@ -71,6 +77,21 @@ public final class FencedReadGap extends Scenario {
             }
             return Verdict.held("B's read with token " + bToken + " moved the fence, so the table refused A's token "
                     + aToken + " between B's read and its write: " + sales + " sale, " + gone + " unit gone.");
+        }
+    }
+
+    /** The optimistic update: A and B read the same version; A's write goes in, B's is refused, and B retries. */
+    private static Verdict withoutLock(ScenarioContext context) throws Exception {
+        try (StockTable table = StockTable.start(ITEM, IN_STOCK)) {
+            OptimisticSale sale = new OptimisticSale(context.history(), table, ITEM);
+            ClientProcess a = context.process("A", Stage.leaseOptions(LEASE));
+            Versioned aRead = a.readVersioned(table, ITEM);
+            a.pause();
+            Versioned bRead = sale.read("B");
+            a.resume();
+            sale.sellOrRetry(a, aRead);
+            sale.sellOrRetry("B", bRead);
+            return sale.judge(IN_STOCK, TABLE);
         }
     }
 }

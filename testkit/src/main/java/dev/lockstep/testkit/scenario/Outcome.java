@@ -45,7 +45,7 @@ public record Outcome(Stage stage, Scenario scenario, boolean claimed, Verdict v
 
     /** The cell this outcome earns. */
     public Cell cell() {
-        if (!scenario.appliesTo(stage)) {
+        if (!scenario.playsOn(stage)) {
             return Cell.NOT_APPLICABLE;
         }
         if (error != null) {
@@ -66,7 +66,7 @@ public record Outcome(Stage stage, Scenario scenario, boolean claimed, Verdict v
     public String report(boolean fixture) {
         StringBuilder out = new StringBuilder();
         if (cell() == Cell.NOT_APPLICABLE) {
-            return stage.name() + " / " + scenario.id() + ": n/a (needs " + scenario.needs() + ")\n";
+            return stage.name() + " / " + scenario.id() + ": n/a (needs " + scenario.needsOn(stage) + ")\n";
         }
         out.append(stage.name()).append(" / ").append(scenario.id()).append(": ").append(cell())
                 .append(claimed ? " (claims " : " (does not claim ").append(scenario.guarantee()).append(")\n");
@@ -82,7 +82,7 @@ public record Outcome(Stage stage, Scenario scenario, boolean claimed, Verdict v
 
     /** Plays {@code scenario} on {@code stage} with fresh nodes from {@code fixture}. */
     public static Outcome run(Stage stage, Scenario scenario, RedisFixture fixture) {
-        if (!scenario.appliesTo(stage)) {
+        if (!scenario.playsOn(stage)) {
             return new Outcome(stage, scenario, false, null, new History(), null);
         }
         boolean claimed = stage.claims().contains(scenario.guarantee());

@@ -8,6 +8,7 @@ import dev.lockstep.testkit.history.History;
 import dev.lockstep.testkit.history.History.Kind;
 import dev.lockstep.testkit.resource.StockTable;
 import dev.lockstep.testkit.resource.StockTable.Row;
+import dev.lockstep.testkit.resource.StockTable.Versioned;
 import dev.lockstep.testkit.stage.Stage;
 import java.time.Duration;
 
@@ -16,7 +17,9 @@ import java.time.Duration;
  * reads the stock; then it is stopped (SIGSTOP) before its write, past its lease. B takes the
  * lock, sells one item and unlocks. A resumes and writes what it computed before the pause. With
  * no token the table takes A's stale write and one sale is lost; a table that checks tokens
- * refuses it. Judged from the table's row and the writes it accepted.
+ * refuses it. With no lock at all (the optimistic update), each write names the row version it
+ * read: A's is refused, and A sells again from a fresh read. Judged from the table's row and the
+ * writes it accepted.
  */
 public final class PausedHolder extends Scenario {
 
@@ -38,6 +41,9 @@ public final class PausedHolder extends Scenario {
 
     @Override
     public Verdict run(ScenarioContext context) throws Exception {
+        if (context.stage().ground() == Stage.Ground.NONE) {
+            return withoutLock(context);
+        }
         History history = context.history();
         LockOptions options = Stage.leaseOptions(LEASE);
         try (StockTable table = StockTable.start(ITEM, IN_STOCK)) {
@@ -73,6 +79,20 @@ public final class PausedHolder extends Scenario {
             }
             return Verdict.held("the table refused A's token " + aToken + " once B had written with token " + bToken
                     + ": stock " + IN_STOCK + " -> " + after.quantity() + ", one sale, none lost.");
+        }
+    }
+
+    /** The optimistic update: A reads with the version and is stopped; B sells; A's write is refused, and A retries. */
+    private static Verdict withoutLock(ScenarioContext context) throws Exception {
+        try (StockTable table = StockTable.start(ITEM, IN_STOCK)) {
+            OptimisticSale sale = new OptimisticSale(context.history(), table, ITEM);
+            ClientProcess a = context.process("A", Stage.leaseOptions(LEASE));
+            Versioned aRead = a.readVersioned(table, ITEM);
+            a.pause();
+            sale.sellOrRetry("B", sale.read("B"));
+            a.resume();
+            sale.sellOrRetry(a, aRead);
+            return sale.judge(IN_STOCK, TABLE);
         }
     }
 }

@@ -3,6 +3,7 @@ package dev.lockstep.testkit.scenario;
 import dev.lockstep.Guarantee;
 import dev.lockstep.testkit.history.History;
 import dev.lockstep.testkit.stage.Stage;
+import java.util.Set;
 
 /**
  * A documented failure, run on real Redis against one stage and judged from its recorded
@@ -35,6 +36,22 @@ public abstract class Scenario {
     /** The story in one or two sentences: who does what, and what goes wrong without the guarantee. */
     public final String story() {
         return story;
+    }
+
+    /**
+     * The stories the alternatives beyond Redis play beside stage 7: a holder paused past its lease,
+     * a lost server, and a read-modify-write with a paused holder waking in the middle.
+     */
+    public static final Set<String> BEYOND_REDIS = Set.of("paused-holder", "failover", "fenced-read-gap");
+
+    /** Whether the story is told on {@code stage}: an alternative to Redis plays only {@link #BEYOND_REDIS}. */
+    public final boolean playsOn(Stage stage) {
+        return (!stage.alternative() || BEYOND_REDIS.contains(id)) && appliesTo(stage);
+    }
+
+    /** What {@code stage} lacks for this story, where {@link #playsOn} says no. */
+    public final String needsOn(Stage stage) {
+        return stage.alternative() && !BEYOND_REDIS.contains(id) ? "a Redis lock" : needs();
     }
 
     /** Whether the story can be told on {@code stage} at all (a node restart among several masters needs several). */

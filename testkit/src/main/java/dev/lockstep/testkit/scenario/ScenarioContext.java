@@ -8,12 +8,14 @@ import dev.lockstep.testkit.fault.FaultyLink;
 import dev.lockstep.testkit.fixture.NodeConfig;
 import dev.lockstep.testkit.fixture.RedisFixture;
 import dev.lockstep.testkit.fixture.RedisNode;
+import dev.lockstep.testkit.fixture.ZooKeeperEnsemble;
 import dev.lockstep.testkit.history.Actor;
 import dev.lockstep.testkit.history.History;
 import dev.lockstep.testkit.stage.Stage;
 import java.time.Duration;
 import java.util.ArrayDeque;
 import java.util.ArrayList;
+import java.util.Arrays;
 import java.util.Deque;
 import java.util.LinkedHashMap;
 import java.util.List;
@@ -30,7 +32,8 @@ import redis.clients.jedis.HostAndPort;
 import redis.clients.jedis.RedisClient;
 
 /**
- * Everything one scenario run uses, all released by {@link #close()}: fresh Redis nodes, the
+ * Everything one scenario run uses, all released by {@link #close()}: fresh Redis nodes (or a
+ * ZooKeeper ensemble), the
  * stage's clients as {@link Actor actors} and {@link ClientProcess child JVMs}, background
  * threads, and the {@link History} they all write to.
  */
@@ -49,6 +52,7 @@ public final class ScenarioContext implements AutoCloseable {
     private final List<RedisWatch> watches = new ArrayList<>();
     private final ExecutorService threads = Executors.newCachedThreadPool(Threads.factory("lockstep-scenario"));
     private List<RedisNode> nodes;
+    private ZooKeeperEnsemble ensemble;
     private List<String> keyColumns = List.of();
 
     /** A context for running scenarios of {@code stage} on nodes from {@code fixture}. */
@@ -166,9 +170,28 @@ public final class ScenarioContext implements AutoCloseable {
         resources.push(watch);
     }
 
-    /** A client called {@code name} on {@link #nodes()}. */
+    /**
+     * The scenario's ZooKeeper ensemble, for a stage whose locks live there: three servers, started
+     * on first use.
+     */
+    public synchronized ZooKeeperEnsemble ensemble() {
+        if (ensemble == null) {
+            ensemble = ZooKeeperEnsemble.start();
+            resources.push(ensemble);
+        }
+        return ensemble;
+    }
+
+    /**
+     * A client called {@code name} on the stage's servers: {@link #nodes()}, or the {@link #ensemble()};
+     * with no lock at all, an actor that only reads and writes.
+     */
     public Actor actor(String name, LockOptions options) {
-        return actor(name, addresses(nodes()), options);
+        return switch (stage.ground()) {
+            case ZOOKEEPER -> actorOn(name, stage.open(ensemble().connectString(), options), options);
+            case NONE -> new Actor(name, null, options.lease(), history);
+            case REDIS, REDIS_MASTERS -> actor(name, addresses(nodes()), options);
+        };
     }
 
     /** A client called {@code name} that reaches the nodes only through {@code links}, so their faults are its alone. */
@@ -184,7 +207,10 @@ public final class ScenarioContext implements AutoCloseable {
             resources.push(redis);
             clients.add(redis);
         }
-        Locks locks = stage.open(clients, options);
+        return actorOn(name, stage.open(clients, options), options);
+    }
+
+    private synchronized Actor actorOn(String name, Locks locks, LockOptions options) {
         resources.push(locks);
         history.client(Actor.laneOf(name), locks.clientId());
         return new Actor(name, locks, options.lease(), history);
@@ -195,9 +221,14 @@ public final class ScenarioContext implements AutoCloseable {
         return nodes.stream().map(RedisNode::address).toList();
     }
 
-    /** A client called {@code name} in its own JVM on {@link #nodes()}, so it can really crash. */
+    /** A client called {@code name} in its own JVM on the stage's servers, so it can really crash or pause. */
     public synchronized ClientProcess process(String name, LockOptions options) {
-        ClientProcess process = new ClientProcess(name, stage, addresses(nodes()), fixture.security(), options, history);
+        List<HostAndPort> servers = switch (stage.ground()) {
+            case ZOOKEEPER -> Arrays.stream(ensemble().connectString().split(",")).map(HostAndPort::from).toList();
+            case NONE -> List.of();
+            case REDIS, REDIS_MASTERS -> addresses(nodes());
+        };
+        ClientProcess process = new ClientProcess(name, stage, servers, fixture.security(), options, history);
         resources.push(process);
         return process;
     }

@@ -21,13 +21,34 @@ import redis.clients.jedis.UnifiedJedis;
 /**
  * A stage under test: its module name and its {@link Locks} class. Single-node stages are
  * constructed as {@code new XLocks(UnifiedJedis, LockOptions)}, quorum stages as
- * {@code new XLocks(List<UnifiedJedis>, LockOptions)} over {@link #QUORUM_NODES} masters; a child
- * JVM can build either from the class name.
+ * {@code new XLocks(List<UnifiedJedis>, LockOptions)} over {@link #QUORUM_NODES} masters, and the
+ * ZooKeeper lock as {@code new XLocks(String connectString, LockOptions)}; a child JVM can build
+ * each from the class name. The optimistic update has no lock at all: no class.
  *
  * @param name       the module, e.g. {@code v1-setnx}
- * @param locksClass the entry point, e.g. {@code dev.lockstep.v1.SetnxLocks}
+ * @param locksClass the entry point, e.g. {@code dev.lockstep.v1.SetnxLocks}; null for no lock
  */
 public record Stage(String name, Class<? extends Locks> locksClass) {
+
+    /** Where a stage keeps its locks. */
+    public enum Ground {
+        /** One Redis master (and, in the failover stories, its replica). */
+        REDIS,
+        /** {@link #QUORUM_NODES} independent Redis masters. */
+        REDIS_MASTERS,
+        /** A ZooKeeper ensemble. */
+        ZOOKEEPER,
+        /** Nowhere: no lock, a version column checked on write. */
+        NONE
+    }
+
+    /** The contender with no lock at all, called {@code name}: every write checks the row's version. */
+    public static Stage lockFree(String name) {
+        return new Stage(name, null);
+    }
+
+    /** What the optimistic update promises: no write computed from a stale read goes in. */
+    private static final Set<Guarantee> LOCK_FREE_CLAIMS = Set.of(Guarantee.FENCED);
 
     /**
      * The prefix of stage 7's token counters: the only keys kept without a TTL, on purpose (a
@@ -47,9 +68,19 @@ public record Stage(String name, Class<? extends Locks> locksClass) {
         return LockOptions.defaults().withLease(lease).withWatchdogTimeout(lease);
     }
 
+    /** Where the stage keeps its locks. */
+    public Ground ground() {
+        return locksClass == null ? Ground.NONE : groundOf(locksClass);
+    }
+
+    /** Whether the stage is an alternative to a Redis lock, played only in the stories that compare them. */
+    public boolean alternative() {
+        return ground() == Ground.ZOOKEEPER || ground() == Ground.NONE;
+    }
+
     /** Whether the stage spans several independent masters. */
     public boolean multiNode() {
-        return multiNode(locksClass);
+        return ground() == Ground.REDIS_MASTERS;
     }
 
     /** Whether the stage's locks carry fencing tokens: its {@code get} returns a {@link FencedLock}. */
@@ -64,6 +95,9 @@ public record Stage(String name, Class<? extends Locks> locksClass) {
 
     /** Whether the stage's {@code get} declares that it returns a {@code kind}. */
     private boolean hands(Class<? extends DistLock> kind) {
+        if (locksClass == null) {
+            return false;
+        }
         try {
             return kind.isAssignableFrom(locksClass.getMethod("get", String.class).getReturnType());
         } catch (NoSuchMethodException e) {
@@ -73,14 +107,26 @@ public record Stage(String name, Class<? extends Locks> locksClass) {
 
     /** How many Redis nodes one client of this stage talks to. */
     public int nodeCount() {
-        return multiNode() ? QUORUM_NODES : 1;
+        return switch (ground()) {
+            case REDIS -> 1;
+            case REDIS_MASTERS -> QUORUM_NODES;
+            case ZOOKEEPER, NONE -> 0;
+        };
     }
 
     /**
      * The guarantees the stage claims, asked of a real client object. Building one does no I/O
-     * (connections open on first use), so it needs no running Redis.
+     * (connections open on first use, or in the background), so it needs no running server.
      */
     public Set<Guarantee> claims() {
+        if (ground() == Ground.NONE) {
+            return LOCK_FREE_CLAIMS;
+        }
+        if (ground() == Ground.ZOOKEEPER) {
+            try (Locks locks = open("127.0.0.1:1", LockOptions.defaults())) {
+                return locks.guarantees();
+            }
+        }
         List<RedisClient> nowhere = new ArrayList<>();
         for (int i = 0; i < nodeCount(); i++) {
             nowhere.add(RedisNode.newClient(new HostAndPort("127.0.0.1", 1)));
@@ -100,6 +146,23 @@ public record Stage(String name, Class<? extends Locks> locksClass) {
     /** A client of a single-node stage over {@code redis}. */
     public Locks open(UnifiedJedis redis, LockOptions options) {
         return open(locksClass, Collections.singletonList(redis), options);
+    }
+
+    /** A client of a ZooKeeper stage on the ensemble at {@code connectString}. */
+    public Locks open(String connectString, LockOptions options) {
+        return open(locksClass, connectString, options);
+    }
+
+    /** A client of ZooKeeper stage class {@code locksClass} on the ensemble at {@code connectString}. */
+    public static Locks open(Class<? extends Locks> locksClass, String connectString, LockOptions options) {
+        try {
+            return locksClass.getConstructor(String.class, LockOptions.class).newInstance(connectString, options);
+        } catch (InvocationTargetException e) {
+            throw e.getCause() instanceof RuntimeException cause ? cause
+                    : new IllegalStateException("cannot construct " + locksClass.getName(), e.getCause());
+        } catch (ReflectiveOperationException e) {
+            throw new IllegalStateException(locksClass.getName() + " needs a public constructor (String, LockOptions)", e);
+        }
     }
 
     /** A client of stage class {@code locksClass} over {@code nodes}. */
@@ -124,12 +187,20 @@ public record Stage(String name, Class<? extends Locks> locksClass) {
     }
 
     private static boolean multiNode(Class<? extends Locks> locksClass) {
+        return groundOf(locksClass) == Ground.REDIS_MASTERS;
+    }
+
+    /** The ground a stage class's public two-argument constructor asks for. */
+    private static Ground groundOf(Class<? extends Locks> locksClass) {
         for (Constructor<?> constructor : locksClass.getConstructors()) {
             if (constructor.getParameterCount() == 2 && constructor.getParameterTypes()[0] == List.class) {
-                return true;
+                return Ground.REDIS_MASTERS;
+            }
+            if (constructor.getParameterCount() == 2 && constructor.getParameterTypes()[0] == String.class) {
+                return Ground.ZOOKEEPER;
             }
         }
-        return false;
+        return Ground.REDIS;
     }
 
     @Override
