@@ -4,6 +4,7 @@ import dev.lockstep.testkit.history.Timeline;
 import dev.lockstep.testkit.scenario.Outcome;
 import dev.lockstep.testkit.scenario.Scenario;
 import dev.lockstep.testkit.scenario.Scoreboard;
+import dev.lockstep.testkit.stage.Stages;
 import java.io.IOException;
 import java.io.UncheckedIOException;
 import java.nio.file.Files;
@@ -144,14 +145,16 @@ final class ResultFolder {
 
     /**
      * A link from {@code pageDir} to the lesson {@code <project>/<stage>/README.md} (or
-     * {@code <project>/family/<stage>/README.md} for a member of the lock family), if an enclosing
+     * {@code <project>/family/<stage>/README.md} for a member of the lock family, and
+     * {@code <project>/beyond/README.md} for an alternative beyond Redis), if an enclosing
      * folder has it.
      */
     static String lesson(Path pageDir, String stage) {
+        boolean beyondRedis = Stages.beyondRedis().stream().anyMatch(alternative -> alternative.name().equals(stage));
         Path from = pageDir.toAbsolutePath().normalize();
         for (Path root = from.getParent(); root != null; root = root.getParent()) {
             for (Path folder : List.of(root.resolve(stage), root.resolve("family").resolve(stage),
-                    root.resolve("beyond").resolve(stage))) {
+                    root.resolve(beyondRedis ? "beyond" : stage))) {
                 Path lesson = folder.resolve("README.md");
                 if (Files.isRegularFile(lesson)) {
                     List<String> parts = new ArrayList<>();
