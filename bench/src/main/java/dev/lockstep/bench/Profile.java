@@ -11,6 +11,7 @@ import java.util.List;
 import java.util.Locale;
 import java.util.regex.Pattern;
 import java.util.stream.Stream;
+import org.apache.zookeeper.Version;
 import org.openjdk.jmh.results.RunResult;
 import org.openjdk.jmh.results.format.ResultFormatFactory;
 import org.openjdk.jmh.results.format.ResultFormatType;
@@ -89,7 +90,7 @@ public final class Profile {
 
     public static void main(String[] args) throws RunnerException, IOException {
         if (args.length != 1) {
-            System.err.println("usage: Profile quick|full|fair-lock|several-names|virtual-threads   (from the repository root)");
+            System.err.println("usage: Profile quick|full|fair-lock|several-names|virtual-threads|beyond-redis   (from the repository root)");
             System.exit(2);
         }
         if (args[0].equals("fair-lock")) {
@@ -102,6 +103,10 @@ public final class Profile {
         }
         if (args[0].equals("virtual-threads")) {
             virtualThreads();
+            return;
+        }
+        if (args[0].equals("beyond-redis")) {
+            beyondRedis();
             return;
         }
         Kind kind = Kind.valueOf(args[0].toUpperCase(Locale.ROOT));
@@ -206,6 +211,36 @@ public final class Profile {
         ResultFormatFactory.getInstance(ResultFormatType.JSON, json.toString()).writeOut(results);
         System.out.println(machine());
         System.out.printf("virtual-threads run: %s after %s%n", json, Duration.ofNanos(System.nanoTime() - started).withNanos(0));
+    }
+
+    /**
+     * What a sale costs beside stage 7: {@link BeyondRedisSale}'s three sales and its two locks alone,
+     * beside a PING and a ZooKeeper read round trip, one fork each, five 2 s measurements, in about
+     * four and a half minutes. Writes {@code bench/results/beyond-redis.json}; {@link Tables} prints it.
+     */
+    private static void beyondRedis() throws RunnerException, IOException {
+        Path json = Path.of("bench", "results", "beyond-redis.json");
+        long started = System.nanoTime();
+        String machine = machine() + ", ZooKeeper " + Version.getFullVersion();
+        System.out.println(machine);
+        List<RunResult> results = new ArrayList<>();
+        results.addAll(run(beyondRedisOptions(RoundTrip.class, "ping")));
+        results.addAll(run(beyondRedisOptions(ZooKeeperRoundTrip.class, "checkExists")));
+        // The table's code (H2's server and driver, both in this JVM) keeps getting faster over the first
+        // several thousand sales, and a ZooKeeper sale runs only a few hundred a second: 40 s of warm-up.
+        results.addAll(run(beyondRedisOptions(BeyondRedisSale.class, "sale").warmupIterations(10)
+                .warmupTime(TimeValue.seconds(4))));
+        results.addAll(run(beyondRedisOptions(BeyondRedisSale.class, "lockUnlock")));
+        Files.createDirectories(json.getParent());
+        ResultFormatFactory.getInstance(ResultFormatType.JSON, json.toString()).writeOut(results);
+        System.out.println(machine);
+        System.out.printf("beyond-redis run: %s after %s%n", json, Duration.ofNanos(System.nanoTime() - started).withNanos(0));
+    }
+
+    /** 15 s of warm-up: the ZooKeeper lock alone steadies after about 10 s (its servers' code compiles too). */
+    private static ChainedOptionsBuilder beyondRedisOptions(Class<?> benchmark, String method) {
+        return Kind.QUICK.options(benchmark, method).warmupIterations(5).warmupTime(TimeValue.seconds(3))
+                .measurementIterations(5).measurementTime(TimeValue.seconds(2));
     }
 
     /** {@code threads} over clients A and B, A taking the odd one. */

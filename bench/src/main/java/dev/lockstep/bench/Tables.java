@@ -20,6 +20,9 @@ public final class Tables {
     private static final String CONTENDED = "ContendedThroughput.twoClients";
     private static final String INDEPENDENT = "IndependentLocksThroughput.twoClients";
     private static final String BASELINE = Contender.REDISSON_LOCK.name();
+    private static final String SALE = "BeyondRedisSale.sale";
+    private static final String LOCK_ALONE = "BeyondRedisSale.lockUnlock";
+    private static final String ZOOKEEPER_READ = "ZooKeeperRoundTrip.checkExists";
 
     private final Results results;
     private final double rtt;
@@ -41,16 +44,23 @@ public final class Tables {
         if (has(results, "Uncontended.lockUnlock")) {
             tables.uncontended();
         }
-        tables.throughput(CONTENDED, "Contended throughput: one lock");
-        tables.timePerAcquisition();
-        tables.work();
-        tables.fairness();
+        if (has(results, CONTENDED)) {
+            tables.throughput(CONTENDED, "Contended throughput: one lock");
+            tables.timePerAcquisition();
+            tables.work();
+            tables.fairness();
+        }
         if (has(results, INDEPENDENT)) {
             tables.throughput(INDEPENDENT, "Independent locks: one lock per thread");
         }
-        tables.handoff();
+        if (has(results, "Handoff.twoClients")) {
+            tables.handoff();
+        }
         if (has(results, "QuorumAcquire.acquire")) {
             tables.quorum();
+        }
+        if (has(results, SALE)) {
+            tables.beyondRedis();
         }
     }
 
@@ -181,6 +191,41 @@ public final class Tables {
         row(cells);
         System.out.printf("%nNode timeout (Lockstep's default, given to Redisson's clients too): %d ms.%n%n",
                 LockOptions.defaults().nodeTimeout().toMillis());
+    }
+
+    private void beyondRedis() {
+        heading("Beyond Redis, one thread: a sale (lock, token, fenced read, fenced write, unlock; with no lock, "
+                + "read and write-if-version), each lock alone, and the round trips they are read in");
+        Optional<Run> zooKeeperRead = results.of(ZOOKEEPER_READ).stream().findFirst();
+        headerRow("contender", "what", "median µs", "mean µs", "median / PING", "mean / PING",
+                "median / ZooKeeper read", "mean / ZooKeeper read");
+        for (BeyondRedisSale.Contender contender : BeyondRedisSale.Contender.values()) {
+            results.find(SALE, "contender", contender.name(), 1)
+                    .ifPresent(run -> beyondRedisRow(contender.label(), "sale", run, zooKeeperRead));
+        }
+        for (BeyondRedisSale.Contender contender : BeyondRedisSale.Contender.values()) {
+            results.find(LOCK_ALONE, "contender", contender.name(), 1)
+                    .ifPresent(run -> beyondRedisRow(contender.label(), "lock, token, unlock", run, zooKeeperRead));
+        }
+        results.of("RoundTrip.ping").forEach(run -> beyondRedisRow("Redis", "PING", run, zooKeeperRead));
+        zooKeeperRead.ifPresent(run -> beyondRedisRow("ZooKeeper", "exists(\"/\")", run, zooKeeperRead));
+        System.out.println();
+        for (BeyondRedisSale.Contender contender : BeyondRedisSale.Contender.values()) {
+            results.find(LOCK_ALONE, "contender", contender.name(), 1).ifPresent(alone -> {
+                Run sale = results.get(SALE, "contender", contender.name(), 1);
+                double table = sale.primary().p50() - alone.primary().p50();
+                System.out.printf("%s: the table's part of the median sale, %s µs (%s)%n", contender.label(),
+                        number(table), percent(table / sale.primary().p50()));
+            });
+        }
+        System.out.println();
+    }
+
+    private void beyondRedisRow(String contender, String what, Run run, Optional<Run> zooKeeperRead) {
+        row(contender, what, number(run.primary().p50()), number(run.primary().score()),
+                ratio(run.primary().p50() / rtt), ratio(run.primary().score() / rtt),
+                zooKeeperRead.map(read -> ratio(run.primary().p50() / read.primary().p50())).orElse(""),
+                zooKeeperRead.map(read -> ratio(run.primary().score() / read.primary().score())).orElse(""));
     }
 
     private Run quorumRun(QuorumContender contender, String nodes) {
