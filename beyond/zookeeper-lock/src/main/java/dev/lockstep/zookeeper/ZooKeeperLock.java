@@ -9,20 +9,17 @@ import java.time.Duration;
 import java.time.Instant;
 import java.util.Collection;
 import java.util.List;
-import java.util.Map;
 import java.util.Objects;
 import java.util.Optional;
-import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.CopyOnWriteArrayList;
 import java.util.concurrent.TimeUnit;
 import java.util.function.Consumer;
 import org.apache.curator.framework.CuratorFramework;
-import org.apache.curator.framework.recipes.locks.InterProcessMutex;
 import org.apache.zookeeper.KeeperException;
 import org.apache.zookeeper.data.Stat;
 
 /**
- * One lock on the ensemble: Curator's {@link InterProcessMutex}, which is reentrant and bound to
+ * One lock on the ensemble: Curator's {@code InterProcessMutex} ({@link TokenMutex}), which is reentrant and bound to
  * the thread that took it. Its fencing token is the creation zxid of the holder's node: the
  * ensemble's leader numbers every write in one order that survives a change of leader, and a
  * waiter's node is created after its predecessor's, so each holder's token is greater than every
@@ -34,15 +31,13 @@ public final class ZooKeeperLock implements FencedLock {
     private final CuratorFramework curator;
     private final LockObserver observer;
     private final TokenMutex mutex;
-    /** Holds per thread id, so {@link #holdCount()} can answer: Curator keeps its own count private. */
-    private final Map<Long, Integer> holds = new ConcurrentHashMap<>();
     private final List<Consumer<LeaseLoss>> lossListeners = new CopyOnWriteArrayList<>();
 
-    ZooKeeperLock(String name, CuratorFramework curator, LockObserver observer) {
+    ZooKeeperLock(String name, CuratorFramework curator, String clientId, LockObserver observer) {
         this.name = name;
         this.curator = curator;
         this.observer = observer;
-        this.mutex = new TokenMutex(curator, ZooKeeperLocks.ROOT + name);
+        this.mutex = new TokenMutex(curator, ZooKeeperLocks.ROOT + name, clientId);
     }
 
     @Override
@@ -122,14 +117,12 @@ public final class ZooKeeperLock implements FencedLock {
     @Override
     public void unlock() {
         try {
-            mutex.release();
+            mutex.give();
         } catch (IllegalMonitorStateException e) {
             throw new IllegalMonitorStateException("lock '" + name + "' is not held by this thread");
         } catch (Exception e) {
             // The node may still be there: the session's end will delete it, as it would after a crash.
             throw new EnsembleException(name, "unlock did not complete", e);
-        } finally {
-            holds.computeIfPresent(Thread.currentThread().getId(), (thread, count) -> count > 1 ? count - 1 : null);
         }
         observer.released(name);
     }
@@ -159,7 +152,7 @@ public final class ZooKeeperLock implements FencedLock {
 
     @Override
     public int holdCount() {
-        return mutex.isOwnedByCurrentThread() ? holds.getOrDefault(Thread.currentThread().getId(), 0) : 0;
+        return mutex.holdCount();
     }
 
     /** Deletes the holder's node, whoever holds it; the next waiter takes the lock. */
@@ -206,7 +199,7 @@ public final class ZooKeeperLock implements FencedLock {
 
     /** Tells the listeners of every thread that holds this lock that the session, and so the hold, is gone. */
     void sessionLost(Instant at) {
-        for (Long thread : holds.keySet()) {
+        for (Long thread : mutex.holders()) {
             LeaseLoss loss = new LeaseLoss(name, thread, at, ZooKeeperLocks.SESSION_ENDED);
             observer.leaseLost(loss);
             lossListeners.forEach(listener -> listener.accept(loss));
@@ -221,12 +214,7 @@ public final class ZooKeeperLock implements FencedLock {
         long started = System.nanoTime();
         boolean taken;
         try {
-            if (waitMillis < 0) {
-                mutex.acquire();
-                taken = true;
-            } else {
-                taken = mutex.acquire(waitMillis, TimeUnit.MILLISECONDS);
-            }
+            taken = mutex.take(waitMillis);
         } catch (InterruptedException e) {
             throw e;
         } catch (Exception e) {
@@ -234,7 +222,6 @@ public final class ZooKeeperLock implements FencedLock {
         }
         long waited = System.nanoTime() - started;
         if (taken) {
-            holds.merge(Thread.currentThread().getId(), 1, Integer::sum);
             observer.acquired(name, waited);
         } else {
             observer.timedOut(name, waited);
@@ -254,19 +241,6 @@ public final class ZooKeeperLock implements FencedLock {
         if (lease != null) {
             throw new IllegalArgumentException("lease must be null: lock '" + name + "' lasts as long as its client's "
                     + "ZooKeeper session (the session timeout is the lease), was " + lease);
-        }
-    }
-
-    /** Curator's mutex, with the path of the calling thread's node in sight. */
-    private static final class TokenMutex extends InterProcessMutex {
-
-        TokenMutex(CuratorFramework curator, String path) {
-            super(curator, path);
-        }
-
-        /** The calling thread's lock node, or null when it holds none. */
-        String heldPath() {
-            return getLockPath();
         }
     }
 }

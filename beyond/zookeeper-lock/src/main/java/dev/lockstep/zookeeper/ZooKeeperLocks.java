@@ -70,7 +70,7 @@ public final class ZooKeeperLocks implements Locks {
         if (closed) {
             throw new IllegalStateException("this Locks is closed; cannot get lock '" + name + "'");
         }
-        return locks.computeIfAbsent(name, n -> new ZooKeeperLock(n, curator, options.observer()));
+        return locks.computeIfAbsent(name, n -> new ZooKeeperLock(n, curator, clientId, options.observer()));
     }
 
     @Override

@@ -21,7 +21,7 @@ import redis.clients.jedis.RedisClient;
 /**
  * The program a {@link ClientProcess} runs: a stage's lock in its own JVM, driven line by line
  * over stdin ({@code lock NAME LEASE_MS|default}, {@code unlock NAME}, {@code token NAME},
- * {@code holds NAME}), answering on stdout; and the holder's side of a {@link StockTable}
+ * {@code holds NAME}, {@code id}: the client id), answering on stdout; and the holder's side of a {@link StockTable}
  * ({@code read URL ITEM TOKEN|none}, {@code write URL ITEM QUANTITY TOKEN|none}), also optimistically
  * ({@code vread URL ITEM}, answering quantity and version; {@code vwrite URL ITEM QUANTITY VERSION}).
  * It exits when stdin closes, so it never outlives the JVM that started it.
@@ -48,6 +48,10 @@ public final class ClientMain {
             String[] words = line.split(" ");
             try {
                 if (stockCommand(words)) {
+                    continue;
+                }
+                if (words[0].equals("id")) {
+                    reply(locks == null ? "none" : locks.clientId());
                     continue;
                 }
                 DistLock lock = locks.get(words[1]);

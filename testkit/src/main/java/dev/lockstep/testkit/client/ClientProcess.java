@@ -43,6 +43,11 @@ public final class ClientProcess implements AutoCloseable {
                 nodes.stream().map(HostAndPort::toString).collect(Collectors.joining(",")), security.name()),
                 ClientMain.REPLY, "lockstep-client-" + name, replies::add);
         expect("ready", STARTUP);
+        send("id");
+        String clientId = reply(STARTUP);
+        if (!"none".equals(clientId)) {
+            history.client(name, clientId);
+        }
     }
 
     /** Takes {@code lockName} in the child JVM for {@code lease} (null: the stage's default), waiting at most {@code wait}. */

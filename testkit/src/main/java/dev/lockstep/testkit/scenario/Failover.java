@@ -4,7 +4,6 @@ import dev.lockstep.Guarantee;
 import dev.lockstep.LockOptions;
 import dev.lockstep.testkit.fault.FaultyLink;
 import dev.lockstep.testkit.fixture.RedisNode;
-import dev.lockstep.testkit.fixture.ZooKeeperEnsemble;
 import dev.lockstep.testkit.history.Actor;
 import dev.lockstep.testkit.history.Checker;
 import dev.lockstep.testkit.history.Checker.Intrusion;
@@ -25,8 +24,6 @@ import java.util.List;
 public final class Failover extends Scenario {
 
     private static final String LOCK = "orders";
-    /** The lane the ZooKeeper servers' events are drawn in. */
-    private static final String ENSEMBLE = "zookeeper";
     private static final Duration LEASE = Duration.ofSeconds(3);
     private static final Duration WORK = Duration.ofMillis(200);
     private static final Duration B_WAIT = Duration.ofMillis(500);
@@ -65,7 +62,7 @@ public final class Failover extends Scenario {
     private Verdict onReplicatedMaster(ScenarioContext context, LockOptions options) throws Exception {
         History history = context.history();
         RedisNode master = context.node();
-        ScenarioContext.Replica replicated = context.replicate(master, SYNC);
+        Replica replicated = context.replicate(master, SYNC);
         RedisNode replica = replicated.node();
         FaultyLink replication = replicated.link();
         Actor a = context.actor("A", options);
@@ -112,14 +109,14 @@ public final class Failover extends Scenario {
 
     private Verdict onEnsemble(ScenarioContext context, LockOptions options) throws Exception {
         History history = context.history();
-        ZooKeeperEnsemble ensemble = context.ensemble();
+        WatchedEnsemble ensemble = context.ensemble();
         Actor a = context.actor("A", options);
         if (!a.tryLock(LOCK, SYNC, null)) {
             throw new IllegalStateException("A could not take a free lock");
         }
         a.enter("enter");
-        history.record(ENSEMBLE, Kind.FAULT, ensemble.killLeader() + ", the leader, killed");
-        history.record(ENSEMBLE, Kind.NOTE, ensemble.awaitLeader() + " elected leader");
+        history.record(WatchedEnsemble.LANE, Kind.FAULT, ensemble.killLeader() + ", the leader, killed");
+        history.record(WatchedEnsemble.LANE, Kind.NOTE, ensemble.awaitLeader() + " elected leader");
         Actor b = context.actor("B", options);
         if (b.tryLock(LOCK, B_WAIT, null)) {
             b.critical(WORK);

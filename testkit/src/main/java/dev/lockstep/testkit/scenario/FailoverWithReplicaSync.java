@@ -59,7 +59,7 @@ public final class FailoverWithReplicaSync extends Scenario {
         History history = context.history();
         LockOptions options = Stage.leaseOptions(LEASE).withReplicaSync(1, SYNC);
         RedisNode master = context.node();
-        ScenarioContext.Replica replicated = context.replicate(master, CATCH_UP);
+        Replica replicated = context.replicate(master, CATCH_UP);
         RedisNode replica = replicated.node();
         FaultyLink replication = replicated.link();
         replication.delay(Duration.ofMillis(LAG_MILLIS));

@@ -8,7 +8,6 @@ import dev.lockstep.testkit.fault.FaultyLink;
 import dev.lockstep.testkit.fixture.NodeConfig;
 import dev.lockstep.testkit.fixture.RedisFixture;
 import dev.lockstep.testkit.fixture.RedisNode;
-import dev.lockstep.testkit.fixture.ZooKeeperEnsemble;
 import dev.lockstep.testkit.history.Actor;
 import dev.lockstep.testkit.history.History;
 import dev.lockstep.testkit.stage.Stage;
@@ -17,10 +16,7 @@ import java.util.ArrayDeque;
 import java.util.ArrayList;
 import java.util.Arrays;
 import java.util.Deque;
-import java.util.LinkedHashMap;
 import java.util.List;
-import java.util.Map;
-import java.util.Set;
 import java.util.concurrent.Callable;
 import java.util.concurrent.ExecutionException;
 import java.util.concurrent.ExecutorService;
@@ -33,9 +29,8 @@ import redis.clients.jedis.RedisClient;
 
 /**
  * Everything one scenario run uses, all released by {@link #close()}: fresh Redis nodes (or a
- * ZooKeeper ensemble), the
- * stage's clients as {@link Actor actors} and {@link ClientProcess child JVMs}, background
- * threads, and the {@link History} they all write to.
+ * ZooKeeper ensemble), the stage's clients as {@link Actor actors} and {@link ClientProcess child
+ * JVMs}, background threads, and the {@link History} they all write to.
  */
 public final class ScenarioContext implements AutoCloseable {
 
@@ -52,7 +47,7 @@ public final class ScenarioContext implements AutoCloseable {
     private final List<RedisWatch> watches = new ArrayList<>();
     private final ExecutorService threads = Executors.newCachedThreadPool(Threads.factory("lockstep-scenario"));
     private List<RedisNode> nodes;
-    private ZooKeeperEnsemble ensemble;
+    private WatchedEnsemble ensemble;
     private List<String> keyColumns = List.of();
 
     /** A context for running scenarios of {@code stage} on nodes from {@code fixture}. */
@@ -106,19 +101,6 @@ public final class ScenarioContext implements AutoCloseable {
         keyColumns = List.of(keys);
     }
 
-    /** What the watch of node {@code name} draws apart: the first watch draws the keys, the others leave them out. */
-    private KeyColumns keyColumnsOf(String name) {
-        if (keyColumns.isEmpty()) {
-            return KeyColumns.NONE;
-        }
-        if (!watches.isEmpty()) {
-            return new KeyColumns(Map.of(), Set.copyOf(keyColumns));
-        }
-        Map<String, String> drawn = new LinkedHashMap<>();
-        keyColumns.forEach(key -> drawn.put(key, stage.multiNode() ? name + ":" + key : key));
-        return new KeyColumns(drawn, Set.of());
-    }
-
     /** The first of {@link #nodes()}: the only one of a single-node stage. */
     public RedisNode node() {
         return nodes().get(0);
@@ -144,10 +126,6 @@ public final class ScenarioContext implements AutoCloseable {
         return new Replica(replica, link);
     }
 
-    /** A replica and the link its replication runs through. */
-    public record Replica(RedisNode node, FaultyLink link) {
-    }
-
     /** A {@link FaultyLink} in front of {@code node}, closed with this context. */
     public synchronized FaultyLink link(RedisNode node) {
         FaultyLink link = FaultyLink.to(node.address());
@@ -165,18 +143,19 @@ public final class ScenarioContext implements AutoCloseable {
      * the key for, renewals, expiries, deletions. A node restarted on the same port is still watched.
      */
     public synchronized void watch(RedisNode node, String name) {
-        RedisWatch watch = new RedisWatch(node, name, history, WARM_UP_LOCK, keyColumnsOf(name));
+        RedisWatch watch = new RedisWatch(node, name, history, WARM_UP_LOCK,
+                KeyColumns.forWatch(keyColumns, watches.isEmpty(), name, stage.multiNode()));
         watches.add(watch);
         resources.push(watch);
     }
 
     /**
      * The scenario's ZooKeeper ensemble, for a stage whose locks live there: three servers, started
-     * on first use.
+     * on first use, their lock nodes watched into the history.
      */
-    public synchronized ZooKeeperEnsemble ensemble() {
+    public synchronized WatchedEnsemble ensemble() {
         if (ensemble == null) {
-            ensemble = ZooKeeperEnsemble.start();
+            ensemble = new WatchedEnsemble(history);
             resources.push(ensemble);
         }
         return ensemble;

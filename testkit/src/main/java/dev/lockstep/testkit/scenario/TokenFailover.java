@@ -62,7 +62,7 @@ public final class TokenFailover extends Scenario {
     public Verdict run(ScenarioContext context) throws Exception {
         History history = context.history();
         RedisNode master = context.node();
-        ScenarioContext.Replica replicated = context.replicate(master, CATCH_UP);
+        Replica replicated = context.replicate(master, CATCH_UP);
         RedisNode replica = replicated.node();
         FaultyLink replication = replicated.link();
         LockOptions options = Stage.leaseOptions(LEASE);
