@@ -25,6 +25,12 @@ public final class Failover extends Scenario {
 
     private static final String LOCK = "orders";
     private static final Duration LEASE = Duration.ofSeconds(3);
+    /**
+     * A ZooKeeper client's lease is its session, which must outlast an election and the client's
+     * reconnection to another server, as in any deployment (Curator's default is 60 s); a client
+     * cut off for longer loses its nodes, as a Redis holder loses its key.
+     */
+    private static final Duration SESSION = Duration.ofSeconds(10);
     private static final Duration WORK = Duration.ofMillis(200);
     private static final Duration B_WAIT = Duration.ofMillis(500);
     private static final Duration SYNC = Duration.ofSeconds(10);
@@ -43,7 +49,7 @@ public final class Failover extends Scenario {
         return switch (context.stage().ground()) {
             case REDIS -> onReplicatedMaster(context, options);
             case REDIS_MASTERS -> onIndependentMasters(context, options);
-            case ZOOKEEPER -> onEnsemble(context, options);
+            case ZOOKEEPER -> onEnsemble(context, Stage.leaseOptions(SESSION));
             case NONE -> throw new IllegalStateException("no lock, no server to lose");
         };
     }
