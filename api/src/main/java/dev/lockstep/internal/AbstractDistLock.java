@@ -77,22 +77,7 @@ public abstract class AbstractDistLock extends ClientBoundLock implements DistLo
     public final void lock(Duration lease) {
         Lease leaseAsked = lease(lease);
         long started = System.nanoTime();
-        boolean interrupted = false;
-        try {
-            while (true) {
-                try {
-                    callerHolds.counted(started, acquire(leaseAsked, FOREVER));
-                    return;
-                } catch (InterruptedException e) {
-                    interrupted = true;
-                }
-            }
-        } finally {
-            // Also when the acquisition failed: the caller's interrupt is theirs, not ours to swallow.
-            if (interrupted) {
-                Thread.currentThread().interrupt();
-            }
-        }
+        Uninterruptibly.run(() -> callerHolds.counted(started, acquire(leaseAsked, FOREVER)));
     }
 
     @Override

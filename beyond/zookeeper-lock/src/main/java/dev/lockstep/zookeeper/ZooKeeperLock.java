@@ -5,6 +5,7 @@ import dev.lockstep.LeaseLoss;
 import dev.lockstep.LockHold;
 import dev.lockstep.LockObserver;
 import dev.lockstep.internal.Args;
+import dev.lockstep.internal.Uninterruptibly;
 import java.time.Duration;
 import java.time.Instant;
 import java.util.Collection;
@@ -49,21 +50,7 @@ public final class ZooKeeperLock implements FencedLock {
     @Override
     public void lock(Duration lease) {
         noLease(lease);
-        boolean interrupted = false;
-        try {
-            while (true) {
-                try {
-                    acquire(-1);
-                    return;
-                } catch (InterruptedException e) {
-                    interrupted = true;
-                }
-            }
-        } finally {
-            if (interrupted) {
-                Thread.currentThread().interrupt();
-            }
-        }
+        Uninterruptibly.run(() -> acquire(-1));
     }
 
     @Override

@@ -5,6 +5,7 @@ import dev.lockstep.LeaseLoss;
 import dev.lockstep.LockHold;
 import dev.lockstep.internal.Args;
 import dev.lockstep.internal.ThreadFreeHold;
+import dev.lockstep.internal.Uninterruptibly;
 import java.time.Duration;
 import java.util.Arrays;
 import java.util.Collections;
@@ -78,19 +79,8 @@ public final class MultiNameLock implements DistLock {
     /** Blocks until every part is held for {@code lease} (null: each part's default), ignoring interrupts. */
     @Override
     public void lock(Duration lease) {
-        boolean interrupted = false;
-        while (true) {
-            try {
-                AllOrNothing.acquire(parts, -1, lease);
-                break;
-            } catch (InterruptedException e) {
-                // As Lock.lock(): the interrupt waits for the caller; the parts given back, try again.
-                interrupted = true;
-            }
-        }
-        if (interrupted) {
-            Thread.currentThread().interrupt();
-        }
+        // An interrupted try gives its parts back, and the next one starts afresh.
+        Uninterruptibly.run(() -> AllOrNothing.acquire(parts, -1, lease));
     }
 
     /** Blocks until every part is held for its default lease: {@code lock(null)}. */
