@@ -53,6 +53,11 @@ public class FanOutRoundTrip {
             sendCommand(Protocol.Command.PING);
             flush();
         }
+
+        void sendScript() {
+            sendCommand(Protocol.Command.EVAL, GRANT_LIKE, "1", "fanout-floor", "owner", "30000");
+            flush();
+        }
     }
 
     @Setup(Level.Trial)
@@ -65,6 +70,20 @@ public class FanOutRoundTrip {
     public void stop() {
         try (RedisServers closing = servers) {
             connections.forEach(Connection::close);
+        }
+    }
+
+    /** A script with a lock grant's writes: one hash field and an expiry. */
+    private static final String GRANT_LIKE =
+            "redis.call('hset', KEYS[1], ARGV[1], 1); redis.call('pexpire', KEYS[1], ARGV[2]); return 1";
+
+    @Benchmark
+    public void scriptEvery(Blackhole replies) {
+        for (EagerConnection connection : connections) {
+            connection.sendScript();
+        }
+        for (EagerConnection connection : connections) {
+            replies.consume(connection.getOne());
         }
     }
 

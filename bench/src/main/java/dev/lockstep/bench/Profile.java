@@ -90,7 +90,7 @@ public final class Profile {
 
     public static void main(String[] args) throws RunnerException, IOException {
         if (args.length != 1) {
-            System.err.println("usage: Profile quick|full|fair-lock|several-names|virtual-threads|beyond-redis   (from the repository root)");
+            System.err.println("usage: Profile quick|full|fair-lock|several-names|virtual-threads|beyond-redis|quorum-floor   (from the repository root)");
             System.exit(2);
         }
         if (args[0].equals("fair-lock")) {
@@ -107,6 +107,10 @@ public final class Profile {
         }
         if (args[0].equals("beyond-redis")) {
             beyondRedis();
+            return;
+        }
+        if (args[0].equals("quorum-floor")) {
+            quorumFloor();
             return;
         }
         Kind kind = Kind.valueOf(args[0].toUpperCase(Locale.ROOT));
@@ -166,6 +170,30 @@ public final class Profile {
                 "One lock, threads split over two clients: the fair lock");
         System.out.println(machine());
         System.out.printf("fair-lock run: %s and docs/img/fair-lock-throughput.png after %s%n", json, Duration.ofNanos(System.nanoTime() - started).withNanos(0));
+    }
+
+    /**
+     * Stage 6 over 1 and 5 nodes beside two floors of a parallel round, in about four minutes: a
+     * {@code PING} to every node, and a grant's writes (a script that sets a hash field and its
+     * expiry) to every node, both on connections of their own with nothing in between. Where the
+     * machine has fewer cores than servers, the servers' own work waits for a core, which a PING
+     * hardly has. Three forks of each, so drift between forks is in every figure. Writes
+     * {@code bench/results/quorum-floor.json}.
+     */
+    private static void quorumFloor() throws RunnerException, IOException {
+        Path json = Path.of("bench", "results", "quorum-floor.json");
+        long started = System.nanoTime();
+        System.out.println(machine());
+        List<RunResult> results = new ArrayList<>();
+        for (String floor : List.of("pingEvery", "scriptEvery")) {
+            results.addAll(run(Kind.QUICK.overNodes(FanOutRoundTrip.class, floor).forks(3).param("nodes", "1", "5")));
+        }
+        results.addAll(run(Kind.QUICK.overNodes(QuorumAcquire.class, "acquire").forks(3).param("nodes", "1", "5")
+                .param("contender", QuorumContender.V6_REDLOCK.name(), QuorumContender.V6_MULTILOCK.name())));
+        Files.createDirectories(json.getParent());
+        ResultFormatFactory.getInstance(ResultFormatType.JSON, json.toString()).writeOut(results);
+        System.out.println(machine());
+        System.out.printf("quorum-floor run: %s after %s%n", json, Duration.ofNanos(System.nanoTime() - started).withNanos(0));
     }
 
     /**
