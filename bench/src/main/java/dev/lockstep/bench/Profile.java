@@ -90,7 +90,7 @@ public final class Profile {
 
     public static void main(String[] args) throws RunnerException, IOException {
         if (args.length != 1) {
-            System.err.println("usage: Profile quick|full|fair-lock|several-names|virtual-threads|beyond-redis|quorum-floor   (from the repository root)");
+            System.err.println("usage: Profile quick|full|fair-lock|several-names|virtual-threads|beyond-redis|quorum-floor|pairs   (from the repository root)");
             System.exit(2);
         }
         if (args[0].equals("fair-lock")) {
@@ -111,6 +111,10 @@ public final class Profile {
         }
         if (args[0].equals("quorum-floor")) {
             quorumFloor();
+            return;
+        }
+        if (args[0].equals("pairs")) {
+            pairs();
             return;
         }
         Kind kind = Kind.valueOf(args[0].toUpperCase(Locale.ROOT));
@@ -170,6 +174,34 @@ public final class Profile {
                 "One lock, threads split over two clients: the fair lock");
         System.out.println(machine());
         System.out.printf("fair-lock run: %s and docs/img/fair-lock-throughput.png after %s%n", json, Duration.ofNanos(System.nanoTime() - started).withNanos(0));
+    }
+
+    /**
+     * Each lock beside its Redisson twin, 16 threads over two clients (8 in each, as two application
+     * instances would be), in about six minutes: stage 5 and {@code RLock}, the fair lock and
+     * {@code RFairLock}, stage 7 and {@code RFencedLock} on one contended lock, and the read-write
+     * lock and {@code RReadWriteLock} at nine reads to one write. Three forks of each, on the Redis
+     * this machine has ({@code -Dlockstep.redis=/path/to/redis-server} names another). Writes
+     * {@code bench/results/pairs-redis-MAJOR.MINOR.json}, so runs on two Redis versions sit side by side.
+     */
+    private static void pairs() throws RunnerException, IOException {
+        String[] contenders = Stream.of(Contender.V5_PUBSUB_RETRY, Contender.REDISSON_LOCK, Contender.FAIR_LOCK,
+                Contender.REDISSON_FAIR_LOCK, Contender.V7_FENCING, Contender.REDISSON_FENCED_LOCK)
+                .map(Contender::name).toArray(String[]::new);
+        String[] readWrite = Stream.of(ReadWriteMix.Contender.READ_WRITE_LOCK, ReadWriteMix.Contender.REDISSON_READ_WRITE_LOCK)
+                .map(Enum::name).toArray(String[]::new);
+        Path json = Path.of("bench", "results", "pairs-redis-" + RedisBinary.get().majorMinor() + ".json");
+        long started = System.nanoTime();
+        System.out.println(machine());
+        List<RunResult> results = new ArrayList<>(run(Kind.QUICK.options(RoundTrip.class, "ping").forks(3)));
+        results.addAll(run(Kind.QUICK.options(ContendedThroughput.class, "twoClients").forks(3).param("contender", contenders)
+                .measurementIterations(3).measurementTime(TimeValue.seconds(2)).threadGroups(split(16))));
+        results.addAll(run(Kind.QUICK.options(ReadWriteMix.class, "ninetyTen").forks(3).param("contender", readWrite)
+                .measurementIterations(3).measurementTime(TimeValue.seconds(2))));
+        Files.createDirectories(json.getParent());
+        ResultFormatFactory.getInstance(ResultFormatType.JSON, json.toString()).writeOut(results);
+        System.out.println(machine());
+        System.out.printf("pairs run: %s after %s%n", json, Duration.ofNanos(System.nanoTime() - started).withNanos(0));
     }
 
     /**
