@@ -20,11 +20,11 @@ import org.apache.zookeeper.KeeperException;
 import org.apache.zookeeper.data.Stat;
 
 /**
- * One lock on the ensemble: Curator's {@code InterProcessMutex} ({@link TokenMutex}), which is reentrant and bound to
- * the thread that took it. Its fencing token is the creation zxid of the holder's node: the
- * ensemble's leader numbers every write in one order that survives a change of leader, and a
- * waiter's node is created after its predecessor's, so each holder's token is greater than every
- * earlier holder's.
+ * One lock on the ensemble: Curator's {@code InterProcessMutex} ({@link TokenMutex}), which is
+ * reentrant and bound to the thread that took it. Its fencing token is the creation zxid of the
+ * holder's node: the ensemble's leader numbers every write in one order that survives a change of
+ * leader, and a waiter's node is created after its predecessor's, so each holder's token is greater
+ * than every earlier holder's.
  */
 public final class ZooKeeperLock implements FencedLock {
 
