@@ -17,6 +17,8 @@ import org.apache.curator.framework.recipes.locks.InterProcessMutex;
 final class TokenMutex extends InterProcessMutex {
 
     private final Map<Long, Integer> holds = new ConcurrentHashMap<>();
+    /** Threads whose hold ended with the session: Curator still counts them, this client no longer believes in them. */
+    private final Set<Long> lost = ConcurrentHashMap.newKeySet();
     private final byte[] clientId;
 
     TokenMutex(CuratorFramework curator, String path, String clientId) {
@@ -38,8 +40,8 @@ final class TokenMutex extends InterProcessMutex {
         } else {
             taken = acquire(waitMillis, TimeUnit.MILLISECONDS);
         }
-        if (taken) {
-            holds.merge(Thread.currentThread().getId(), 1, Integer::sum);
+        if (taken && holds.merge(Thread.currentThread().getId(), 1, Integer::sum) == 1) {
+            lost.remove(Thread.currentThread().getId());
         }
         return taken;
     }
@@ -49,13 +51,26 @@ final class TokenMutex extends InterProcessMutex {
         try {
             release();
         } finally {
-            holds.computeIfPresent(Thread.currentThread().getId(), (thread, count) -> count > 1 ? count - 1 : null);
+            long thread = Thread.currentThread().getId();
+            if (holds.computeIfPresent(thread, (id, count) -> count > 1 ? count - 1 : null) == null) {
+                lost.remove(thread);
+            }
         }
+    }
+
+    /** The session ended, and every node with it: no hold counts as held any more. */
+    void lose() {
+        lost.addAll(holds.keySet());
+    }
+
+    /** Whether the calling thread holds the mutex, and its session has not ended since it took it. */
+    boolean heldByCurrentThread() {
+        return isOwnedByCurrentThread() && !lost.contains(Thread.currentThread().getId());
     }
 
     /** The calling thread's holds. */
     int holdCount() {
-        return isOwnedByCurrentThread() ? holds.getOrDefault(Thread.currentThread().getId(), 0) : 0;
+        return heldByCurrentThread() ? holds.getOrDefault(Thread.currentThread().getId(), 0) : 0;
     }
 
     /** The ids of the threads that hold the mutex. */

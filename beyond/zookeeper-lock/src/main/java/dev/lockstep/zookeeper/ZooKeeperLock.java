@@ -116,7 +116,7 @@ public final class ZooKeeperLock implements FencedLock {
 
     @Override
     public boolean isHeldByCurrentThread() {
-        return mutex.isOwnedByCurrentThread();
+        return mutex.heldByCurrentThread();
     }
 
     @Override
@@ -167,7 +167,7 @@ public final class ZooKeeperLock implements FencedLock {
     /** The creation zxid of this thread's lock node. */
     @Override
     public long token() {
-        String path = mutex.isOwnedByCurrentThread() ? mutex.heldPath() : null;
+        String path = mutex.heldByCurrentThread() ? mutex.heldPath() : null;
         if (path == null) {
             throw new IllegalMonitorStateException("lock '" + name + "' is not held by this thread");
         }
@@ -186,6 +186,7 @@ public final class ZooKeeperLock implements FencedLock {
 
     /** Tells the listeners of every thread that holds this lock that the session, and so the hold, is gone. */
     void sessionLost(Instant at) {
+        mutex.lose();
         for (Long thread : mutex.holders()) {
             LeaseLoss loss = new LeaseLoss(name, thread, at, ZooKeeperLocks.SESSION_ENDED);
             observer.leaseLost(loss);

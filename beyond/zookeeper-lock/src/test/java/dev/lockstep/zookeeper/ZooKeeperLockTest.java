@@ -5,6 +5,7 @@ import static org.junit.jupiter.api.Assertions.assertFalse;
 import static org.junit.jupiter.api.Assertions.assertThrows;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
+import dev.lockstep.LeaseLoss;
 import dev.lockstep.LockOptions;
 import dev.lockstep.testkit.fixture.ZooKeeperEnsemble;
 import java.time.Duration;
@@ -18,8 +19,9 @@ import org.junit.jupiter.api.Timeout;
 
 /**
  * The claims no comparison story plays, on a real ensemble: a hold is re-entered and counted, only
- * its thread releases it, a closed client's holds end with its session, the tokens grow from
- * holder to holder, and bad input is named at the call.
+ * its thread releases it, a closed client's holds end with its session, a client cut off past its
+ * session is told and believes in its hold no more, the tokens grow from holder to holder, and bad
+ * input is named at the call.
  */
 @TestInstance(TestInstance.Lifecycle.PER_CLASS)
 @Timeout(value = 60, unit = TimeUnit.SECONDS)
@@ -90,6 +92,28 @@ class ZooKeeperLockTest {
             ZooKeeperLock lock = waiter.get("closed");
             assertTrue(lock.tryLock(WAIT, null), "the session's end deleted the holder's node");
             lock.unlock();
+        }
+    }
+
+    @Test
+    void aHoldWhoseSessionEndedIsToldAndNoLongerBelievedIn() throws Exception {
+        ZooKeeperEnsemble own = ZooKeeperEnsemble.start();
+        LockOptions oneSecondSession = LockOptions.defaults().withWatchdogTimeout(Duration.ofSeconds(1));
+        try (ZooKeeperLocks locks = new ZooKeeperLocks(own.connectString(), oneSecondSession)) {
+            ZooKeeperLock lock = locks.get("session-ends");
+            CompletableFuture<LeaseLoss> told = new CompletableFuture<>();
+            lock.onLeaseLost(told::complete);
+            assertTrue(lock.tryLock(WAIT, null));
+            // Every server gone: the client hears nothing for longer than its session.
+            own.close();
+            LeaseLoss loss = told.get(20, TimeUnit.SECONDS);
+            assertEquals("session-ends", loss.lockName());
+            assertEquals(ZooKeeperLocks.SESSION_ENDED, loss.reason());
+            assertFalse(lock.isHeldByCurrentThread());
+            assertEquals(0, lock.holdCount());
+            assertThrows(IllegalMonitorStateException.class, lock::token);
+        } finally {
+            own.close();
         }
     }
 
