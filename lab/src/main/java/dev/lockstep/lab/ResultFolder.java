@@ -150,7 +150,7 @@ final class ResultFolder {
      * folder has it.
      */
     static String lesson(Path pageDir, String stage) {
-        boolean beyondRedis = Stages.beyondRedis().stream().anyMatch(alternative -> alternative.name().equals(stage));
+        boolean beyondRedis = Stages.named(stage).alternative();
         Path from = pageDir.toAbsolutePath().normalize();
         for (Path root = from.getParent(); root != null; root = root.getParent()) {
             for (Path folder : List.of(root.resolve(stage), root.resolve("family").resolve(stage),

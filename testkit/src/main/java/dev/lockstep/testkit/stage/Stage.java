@@ -42,13 +42,13 @@ public record Stage(String name, Class<? extends Locks> locksClass) {
         NONE
     }
 
+    /** What the optimistic update promises: no write computed from a stale read goes in. */
+    private static final Set<Guarantee> LOCK_FREE_CLAIMS = Set.of(Guarantee.FENCED);
+
     /** The contender with no lock at all, called {@code name}: every write checks the row's version. */
     public static Stage lockFree(String name) {
         return new Stage(name, null);
     }
-
-    /** What the optimistic update promises: no write computed from a stale read goes in. */
-    private static final Set<Guarantee> LOCK_FREE_CLAIMS = Set.of(Guarantee.FENCED);
 
     /**
      * The prefix of stage 7's token counters: the only keys kept without a TTL, on purpose (a
@@ -155,34 +155,33 @@ public record Stage(String name, Class<? extends Locks> locksClass) {
 
     /** A client of ZooKeeper stage class {@code locksClass} on the ensemble at {@code connectString}. */
     public static Locks open(Class<? extends Locks> locksClass, String connectString, LockOptions options) {
-        try {
-            return locksClass.getConstructor(String.class, LockOptions.class).newInstance(connectString, options);
-        } catch (InvocationTargetException e) {
-            throw e.getCause() instanceof RuntimeException cause ? cause
-                    : new IllegalStateException("cannot construct " + locksClass.getName(), e.getCause());
-        } catch (ReflectiveOperationException e) {
-            throw new IllegalStateException(locksClass.getName() + " needs a public constructor (String, LockOptions)", e);
-        }
+        return construct(locksClass, String.class, connectString, options);
     }
 
     /** A client of stage class {@code locksClass} over {@code nodes}. */
     public static Locks open(Class<? extends Locks> locksClass, List<? extends UnifiedJedis> nodes, LockOptions options) {
+        if (multiNode(locksClass)) {
+            return construct(locksClass, List.class, nodes, options);
+        }
+        if (nodes.size() != 1) {
+            throw new IllegalArgumentException(locksClass.getSimpleName() + " runs on one node, not " + nodes.size());
+        }
+        return construct(locksClass, UnifiedJedis.class, nodes.get(0), options);
+    }
+
+    /** {@code new locksClass(ground, options)}, through its public constructor taking a {@code groundType} first. */
+    private static Locks construct(Class<? extends Locks> locksClass, Class<?> groundType, Object ground,
+                                   LockOptions options) {
         try {
-            if (multiNode(locksClass)) {
-                return locksClass.getConstructor(List.class, LockOptions.class).newInstance(nodes, options);
-            }
-            if (nodes.size() != 1) {
-                throw new IllegalArgumentException(locksClass.getSimpleName() + " runs on one node, not " + nodes.size());
-            }
-            return locksClass.getConstructor(UnifiedJedis.class, LockOptions.class).newInstance(nodes.get(0), options);
+            return locksClass.getConstructor(groundType, LockOptions.class).newInstance(ground, options);
         } catch (InvocationTargetException e) {
             if (e.getCause() instanceof RuntimeException cause) {
                 throw cause;
             }
             throw new IllegalStateException("cannot construct " + locksClass.getName(), e.getCause());
         } catch (ReflectiveOperationException e) {
-            throw new IllegalStateException(locksClass.getName()
-                    + " needs a public constructor (UnifiedJedis, LockOptions) or (List<UnifiedJedis>, LockOptions)", e);
+            throw new IllegalStateException(locksClass.getName() + " needs a public constructor ("
+                    + groundType.getSimpleName() + ", LockOptions)", e);
         }
     }
 
