@@ -7,6 +7,7 @@ import dev.lockstep.testkit.history.Checker;
 import dev.lockstep.testkit.history.History;
 import dev.lockstep.testkit.history.History.Event;
 import dev.lockstep.testkit.history.History.Kind;
+import dev.lockstep.testkit.stage.Stage;
 import dev.lockstep.testkit.watch.RedisTraffic;
 import java.time.Duration;
 import java.util.ArrayList;
@@ -70,7 +71,7 @@ public final class CrowdedWait extends Scenario {
 
     @Override
     public Verdict run(ScenarioContext context) throws Exception {
-        LockOptions options = LockOptions.defaults();
+        LockOptions options = Stage.scenarioOptions();
         List<Actor> waiters = new ArrayList<>();
         for (int c = 0; c < CLIENTS; c++) {
             Actor first = context.actor((char) ('A' + c) + "/w1", options);

@@ -5,6 +5,7 @@ import dev.lockstep.LockOptions;
 import dev.lockstep.testkit.history.Actor;
 import dev.lockstep.testkit.history.Checker;
 import dev.lockstep.testkit.history.Checker.Intrusion;
+import dev.lockstep.testkit.stage.Stage;
 import java.time.Duration;
 import java.util.List;
 import java.util.concurrent.CountDownLatch;
@@ -36,7 +37,7 @@ public final class ForeignUnlock extends Scenario {
 
     @Override
     public Verdict run(ScenarioContext context) throws Exception {
-        LockOptions options = LockOptions.defaults();
+        LockOptions options = Stage.scenarioOptions();
         Actor a = context.actor("A", options);
         Actor b = context.actor("B", options);
         Actor c = context.actor("C", options);

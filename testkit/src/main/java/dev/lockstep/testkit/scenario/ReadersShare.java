@@ -4,6 +4,7 @@ import dev.lockstep.Guarantee;
 import dev.lockstep.LockOptions;
 import dev.lockstep.testkit.history.Actor;
 import dev.lockstep.testkit.history.Checker;
+import dev.lockstep.testkit.stage.Stage;
 import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;
@@ -31,7 +32,7 @@ public final class ReadersShare extends Scenario {
 
     @Override
     public Verdict run(ScenarioContext context) throws Exception {
-        LockOptions options = LockOptions.defaults();
+        LockOptions options = Stage.scenarioOptions();
         Actor a = context.actor("A", options);
         Actor b = context.actor("B", options);
         List<Actor> readers = List.of(a.sibling("r1"), a.sibling("r2"), b.sibling("r1"), b.sibling("r2"));

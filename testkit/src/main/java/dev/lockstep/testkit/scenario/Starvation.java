@@ -7,6 +7,7 @@ import dev.lockstep.testkit.history.Actor;
 import dev.lockstep.testkit.history.History;
 import dev.lockstep.testkit.history.History.Event;
 import dev.lockstep.testkit.history.History.Kind;
+import dev.lockstep.testkit.stage.Stage;
 import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;
@@ -48,7 +49,7 @@ public final class Starvation extends Scenario {
 
     @Override
     public Verdict run(ScenarioContext context) throws Exception {
-        LockOptions options = LockOptions.defaults().withSpinInterval(SPIN);
+        LockOptions options = Stage.scenarioOptions().withSpinInterval(SPIN);
         List<FaultyLink> links = context.links();
         links.forEach(link -> link.delay(FAR));
         Actor far = context.actorBehind("F", links, options);

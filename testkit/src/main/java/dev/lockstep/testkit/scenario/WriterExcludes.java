@@ -43,7 +43,7 @@ public final class WriterExcludes extends Scenario {
 
     @Override
     public Verdict run(ScenarioContext context) throws Exception {
-        LockOptions options = LockOptions.defaults();
+        LockOptions options = Stage.scenarioOptions();
         Actor a = context.actor("A", options);
         Actor b = context.actor("B", options);
         Actor c = context.actor("C", options);

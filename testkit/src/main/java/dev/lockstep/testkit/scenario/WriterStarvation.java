@@ -43,7 +43,7 @@ public final class WriterStarvation extends Scenario {
 
     @Override
     public Verdict run(ScenarioContext context) throws Exception {
-        LockOptions options = LockOptions.defaults();
+        LockOptions options = Stage.scenarioOptions();
         Actor[] readers = {context.actor("B", options), context.actor("C", options)};
         Actor writer = context.actor("W", options);
         // turn[i]: reader i may take the read lock; taken[i]: it has again, so the other may let go.
