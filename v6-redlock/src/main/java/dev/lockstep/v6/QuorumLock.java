@@ -174,8 +174,15 @@ final class QuorumLock extends AbstractDistLock {
         Votes votes = holds.release(new HoldTable.Unlock<Votes>() {
             @Override
             public Votes run(int held) {
-                return new Votes(fanOut.ask(new Request(owner, UNLOCK, List.of(key(), channel),
-                        List.of(owner, RedissonLayout.RELEASED, Integer.toString(held))), WhenLate.SEND), client.quorum());
+                Request unlock = new Request(owner, UNLOCK, List.of(key(), channel),
+                        List.of(owner, RedissonLayout.RELEASED, Integer.toString(held)));
+                Votes votes = new Votes(fanOut.ask(unlock, WhenLate.SEND), client.quorum());
+                if (held == 1 && !votes.quorum(Reply::answered)) {
+                    // The last hold has ended whatever the nodes said: a node the unlock may not have reached gets
+                    // it once more, so it soon stores what the owner believes, not for the rest of a lease.
+                    fanOut.tell(votes.replies().stream().map(Reply::connectionBroke).toList(), unlock);
+                }
+                return votes;
             }
 
             /** A quorum answered, and no node had this owner's field. */

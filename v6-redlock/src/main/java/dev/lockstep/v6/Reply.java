@@ -1,6 +1,7 @@
 package dev.lockstep.v6;
 
 import java.util.List;
+import redis.clients.jedis.exceptions.JedisConnectionException;
 
 /** One node's answer to a request of the fan-out, or why there is none. */
 sealed interface Reply {
@@ -30,6 +31,12 @@ sealed interface Reply {
     /** Whether the node answered {@code value} in time. */
     default boolean answeredEqual(Object value) {
         return this instanceof Answered answered && value.equals(answered.value());
+    }
+
+    /** Whether the connection broke before the node answered, not by a timeout: the request may never have reached it. */
+    default boolean connectionBroke() {
+        return this instanceof Failed failed && failed.cause() instanceof JedisConnectionException broken
+                && !Barrier.timedOut(broken);
     }
 
     /** What the nodes that answered in time answered, in node order (a script's nil is null). */

@@ -113,6 +113,32 @@ public interface CallFaults extends StageUnderTest {
         }
     }
 
+    /**
+     * A thread's one hold ends with an unlock that never reaches Redis: the connection it goes out on
+     * was dropped meanwhile, so the call fails. The thread now believes it holds nothing, and Redis
+     * must soon agree: long before the 30 s lease ends, another client gets the lock.
+     */
+    @Test
+    default void aLastUnlockThatFailsIsGivenBackBeforeTheLeaseEnds() throws Exception {
+        assumeTrue(security() == ServerSecurity.NONE, "plays alike on any transport: the plain run plays it");
+        Stage stage = stage();
+        assumeTrue(stage.claims().contains(Guarantee.RETRY_SAFE),
+                "the stage does not claim that a call whose outcome is unknown leaves Redis as the client believes");
+        try (ScenarioContext context = new ScenarioContext(stage, fixture()); LockThread holder = new LockThread("holder")) {
+            List<FaultyLink> links = context.links();
+            LockOptions options = Stage.leaseOptions(Duration.ofSeconds(30));
+            DistLock lock = context.actorBehind("A", links, options).locks().get("given-back");
+            assertTrue(holder.call(() -> lock.tryLock(Duration.ZERO, null)));
+            links.forEach(FaultyLink::resetConnections);
+            holder.run(() -> assertThrows(LockException.class, lock::unlock, "an unlock on a dropped connection"));
+            assertFalse(holder.call(lock::isHeldByCurrentThread), "the failed unlock did not end the thread's hold");
+            DistLock other = context.actor("B", options).locks().get("given-back");
+            assertTrue(other.tryLock(WAIT, null), "the lock stayed taken after its holder's last unlock failed: "
+                    + "Redis kept a hold its owner no longer believes in, until the lease ends");
+            other.unlock();
+        }
+    }
+
     private static boolean listening(List<RedisNode> nodes) {
         try (Jedis admin = nodes.get(0).admin()) {
             return !admin.pubsubChannels().isEmpty();

@@ -120,6 +120,15 @@ public final class FaultyLink implements AutoCloseable {
     }
 
     /**
+     * Closes every connection open through the link now, as a restarted proxy or a server's idle
+     * timeout would; new connections go through as before. A client finds out only when it next
+     * uses one of them, and that call fails.
+     */
+    public void resetConnections() {
+        pipes.forEach(Pipe::close);
+    }
+
+    /**
      * Back to plain forwarding, also for new subscribers; connections that lost bytes while
      * blackholed are reset, and frozen ones stay frozen.
      */

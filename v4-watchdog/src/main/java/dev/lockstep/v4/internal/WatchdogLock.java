@@ -25,14 +25,15 @@ import redis.clients.jedis.exceptions.JedisConnectionException;
  * client keeps instead of adding to Redis's: a take sets the field to the caller's holds plus one,
  * an unlock to its holds minus one. A call whose reply was lost (a first take, a re-entry, an
  * unlock) may have changed Redis or not; the thread's next call writes what the client believes
- * either way, so the last unlock always ends the hold. A thread that holds nothing takes over a
- * field of its own (a grant whose reply was lost); a re-entry that finds its field gone learns
- * that its hold was lost.
+ * either way, and a last unlock that failed is sent again in the background. A thread that holds
+ * nothing takes over a field of its own (a grant whose reply was lost); a re-entry that finds its
+ * field gone learns that its hold was lost.
  */
 public class WatchdogLock extends AbstractDistLock {
 
     private static final LuaScript LOCK = LuaScript.load(WatchdogLock.class, "lock-or-take-over.lua");
     private static final LuaScript UNLOCK = LuaScript.load(WatchdogLock.class, "unlock-counted.lua");
+    private static final int GIVE_BACK_ATTEMPTS = 3;
 
     private final HoldTable holds;
     private final String channel;
@@ -112,12 +113,21 @@ public class WatchdogLock extends AbstractDistLock {
         return null;
     }
 
-    /** Undoes a grant of one hold {@code owner} may have got without hearing of it; on failure its lease ends it. */
+    /**
+     * Undoes a hold {@code owner} may have in Redis without believing it. A pool may still hand out
+     * connections a broken link closed, and each fails at once, so a few attempts reach a fresh one;
+     * if none answers, the hold's lease ends it.
+     */
     private void giveBackQuietly(String owner) {
-        try {
-            unlockScript(owner, 1);
-        } catch (RuntimeException failed) {
-            // Its lease ends it.
+        for (int attempt = 1; attempt <= GIVE_BACK_ATTEMPTS; attempt++) {
+            try {
+                unlockScript(owner, 1);
+                return;
+            } catch (JedisConnectionException unreachable) {
+                // Next attempt, on another connection.
+            } catch (RuntimeException refused) {
+                return;
+            }
         }
     }
 
@@ -149,7 +159,15 @@ public class WatchdogLock extends AbstractDistLock {
         holds.release(new HoldTable.Unlock<Object>() {
             @Override
             public Object run(int held) {
-                return unlockScript(owner, held);
+                try {
+                    return unlockScript(owner, held);
+                } catch (JedisConnectionException unknown) {
+                    // Maybe not run, yet the last hold has ended: a give-back soon makes Redis store what the owner believes.
+                    if (held == 1) {
+                        holds.giveBackLater(() -> giveBackQuietly(owner));
+                    }
+                    throw unknown;
+                }
             }
 
             @Override
