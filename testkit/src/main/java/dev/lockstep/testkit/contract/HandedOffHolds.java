@@ -34,6 +34,9 @@ import static org.junit.jupiter.api.Assumptions.assumeTrue;
  */
 public interface HandedOffHolds extends StageUnderTest {
 
+    /** The lease a hold is taken with before it is extended: longer than a busy machine stalls between the two. */
+    Duration FIRST_LEASE = Duration.ofSeconds(6);
+
     /** Whether the stage can tell its holder's key from another's: every stage but the first. */
     private boolean canExtend() {
         return stage().claims().contains(Guarantee.OWNER_ONLY_RELEASE);
@@ -80,19 +83,19 @@ public interface HandedOffHolds extends StageUnderTest {
         DistLock lock = open().get("extended");
         DistLock other = open().get("extended");
         long taken = System.nanoTime();
-        // Long enough for stage 6 on a busy machine, where a round and a thread's start may take a second: the
-        // hold's deadline counts from before the round and keeps a margin.
-        LockHold hold = lock.tryAcquire(Duration.ZERO, Duration.ofSeconds(3)).orElseThrow();
+        // Long enough for a busy 2-core machine, where a stage-6 round and a thread's start have taken seconds:
+        // the hold's deadline counts from before the round and keeps a margin.
+        LockHold hold = lock.tryAcquire(Duration.ZERO, FIRST_LEASE).orElseThrow();
         try (LockThread elsewhere = new LockThread("extender")) {
             if (!canExtend()) {
                 elsewhere.run(() -> assertThrows(UnsupportedOperationException.class, () -> hold.extend(Duration.ofSeconds(5))));
                 hold.release();
                 return;
             }
-            elsewhere.run(() -> hold.extend(Duration.ofSeconds(5)));
-            assertTrue(other.remainingLease().compareTo(Duration.ofSeconds(3)) > 0, "the extend did not reach Redis");
+            elsewhere.run(() -> hold.extend(FIRST_LEASE.multipliedBy(2)));
+            assertTrue(other.remainingLease().compareTo(FIRST_LEASE) > 0, "the extend did not reach Redis");
             Await.until("the first lease would have run out", BOUNDED,
-                    () -> System.nanoTime() - taken > TimeUnit.MILLISECONDS.toNanos(3300));
+                    () -> System.nanoTime() - taken > FIRST_LEASE.plusMillis(300).toNanos());
             assertTrue(hold.isValid(), "an extended hold is no longer valid");
             assertFalse(other.tryLock(Duration.ZERO, null), "another client got in after the first lease");
             elsewhere.run(() -> hold.extend(Duration.ofMillis(300)));
@@ -122,10 +125,10 @@ public interface HandedOffHolds extends StageUnderTest {
         Class<? extends RuntimeException> refused = canExtend() ? IllegalMonitorStateException.class
                 : UnsupportedOperationException.class;
         assertThrows(refused, () -> lock.extend(Duration.ofSeconds(5)), "extending a lock this thread does not hold");
-        assertTrue(lock.tryLock(Duration.ZERO, Duration.ofSeconds(3)));
+        assertTrue(lock.tryLock(Duration.ZERO, FIRST_LEASE));
         if (canExtend()) {
-            lock.extend(Duration.ofSeconds(20));
-            assertTrue(lock.remainingLease().compareTo(Duration.ofSeconds(10)) > 0, "the extend did not reach Redis");
+            lock.extend(FIRST_LEASE.multipliedBy(4));
+            assertTrue(lock.remainingLease().compareTo(FIRST_LEASE.multipliedBy(2)) > 0, "the extend did not reach Redis");
             try (LockThread elsewhere = new LockThread("not-the-holder")) {
                 elsewhere.run(() -> assertThrows(IllegalMonitorStateException.class, () -> lock.extend(Duration.ofSeconds(1))));
             }
