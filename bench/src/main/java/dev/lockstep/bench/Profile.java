@@ -177,31 +177,40 @@ public final class Profile {
     }
 
     /**
-     * Each lock beside its Redisson twin, 16 threads over two clients (8 in each, as two application
-     * instances would be), in about six minutes: stage 5 and {@code RLock}, the fair lock and
-     * {@code RFairLock}, stage 7 and {@code RFencedLock} on one contended lock, and the read-write
-     * lock and {@code RReadWriteLock} at nine reads to one write. Three forks of each, on the Redis
-     * this machine has ({@code -Dlockstep.redis=/path/to/redis-server} names another). Writes
+     * Each lock beside its Redisson twin with 16 threads, in about twelve minutes: stage 5 and
+     * {@code RLock}, the fair lock and {@code RFairLock}, stage 7 and {@code RFencedLock} on one
+     * contended lock, and the read-write lock and {@code RReadWriteLock} at nine reads to one write.
+     * Each twice: the threads in one client, then over two (8 in each, as two application instances
+     * would be). Three forks of each, on the Redis this machine has
+     * ({@code -Dlockstep.redis=/path/to/redis-server} names another). Writes
+     * {@code bench/results/pairs-one-client-redis-MAJOR.MINOR.json} and
      * {@code bench/results/pairs-redis-MAJOR.MINOR.json}, so runs on two Redis versions sit side by side.
      */
     private static void pairs() throws RunnerException, IOException {
+        long started = System.nanoTime();
+        System.out.println(machine());
+        double version = RedisBinary.get().majorMinor();
+        pairs(new int[] {16, 0}, Path.of("bench", "results", "pairs-one-client-redis-" + version + ".json"));
+        pairs(split(16), Path.of("bench", "results", "pairs-redis-" + version + ".json"));
+        System.out.println(machine());
+        System.out.printf("pairs run: after %s%n", Duration.ofNanos(System.nanoTime() - started).withNanos(0));
+    }
+
+    /** The pairs with 16 threads in the two clients as {@code threadGroups} says; writes {@code json}. */
+    private static void pairs(int[] threadGroups, Path json) throws RunnerException, IOException {
         String[] contenders = Stream.of(Contender.V5_PUBSUB_RETRY, Contender.REDISSON_LOCK, Contender.FAIR_LOCK,
                 Contender.REDISSON_FAIR_LOCK, Contender.V7_FENCING, Contender.REDISSON_FENCED_LOCK)
                 .map(Contender::name).toArray(String[]::new);
         String[] readWrite = Stream.of(ReadWriteMix.Contender.READ_WRITE_LOCK, ReadWriteMix.Contender.REDISSON_READ_WRITE_LOCK)
                 .map(Enum::name).toArray(String[]::new);
-        Path json = Path.of("bench", "results", "pairs-redis-" + RedisBinary.get().majorMinor() + ".json");
-        long started = System.nanoTime();
-        System.out.println(machine());
         List<RunResult> results = new ArrayList<>(run(Kind.QUICK.options(RoundTrip.class, "ping").forks(3)));
         results.addAll(run(Kind.QUICK.options(ContendedThroughput.class, "twoClients").forks(3).param("contender", contenders)
-                .measurementIterations(3).measurementTime(TimeValue.seconds(2)).threadGroups(split(16))));
+                .measurementIterations(3).measurementTime(TimeValue.seconds(2)).threadGroups(threadGroups)));
         results.addAll(run(Kind.QUICK.options(ReadWriteMix.class, "ninetyTen").forks(3).param("contender", readWrite)
-                .measurementIterations(3).measurementTime(TimeValue.seconds(2))));
+                .measurementIterations(3).measurementTime(TimeValue.seconds(2)).threadGroups(threadGroups)));
         Files.createDirectories(json.getParent());
         ResultFormatFactory.getInstance(ResultFormatType.JSON, json.toString()).writeOut(results);
-        System.out.println(machine());
-        System.out.printf("pairs run: %s after %s%n", json, Duration.ofNanos(System.nanoTime() - started).withNanos(0));
+        System.out.println("pairs: " + json);
     }
 
     /**
