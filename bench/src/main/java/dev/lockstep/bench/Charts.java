@@ -112,6 +112,8 @@ public final class Charts {
         CategoryChart throughput = bars("1,000 independent locks, 32 threads over two clients", "operations per second");
         CategoryChart cpu = bars("Redis processor time per operation by master, on 1 or 3 masters (µs = ms per 1,000)", "microseconds");
         cpu.getStyler().setStacked(true);
+        // Eight bars: steeper labels, or XChart leaves some out.
+        cpu.getStyler().setXAxisLabelRotation(45);
         List<String> contenders = new ArrayList<>();
         List<String> cells = new ArrayList<>();
         List<List<Double>> scores = List.of(new ArrayList<>(), new ArrayList<>());

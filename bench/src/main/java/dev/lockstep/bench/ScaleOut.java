@@ -13,7 +13,7 @@ import org.openjdk.jmh.annotations.OutputTimeUnit;
  * Many independent locks, one Redis master against a Redis Cluster: every operation picks one of
  * {@value ScaleOutGround#NAMES} names at random, takes its lock, holds it briefly and lets go.
  * 32 threads, 16 in each of two clients (A and B, as two application instances); stage 5 beside
- * Redisson's RLock and a floor of one PING per operation. Beside the throughput,
+ * Redisson's RLock and two floors, one PING or one PUBLISH per operation. Beside the throughput,
  * {@link ScaleOutWork} counts each master's commands and processor time, from which the Cluster's
  * speed-up can be projected where the machine has too few cores to show it.
  */

@@ -21,7 +21,9 @@ import org.openjdk.jmh.annotations.TearDown;
 import org.openjdk.jmh.infra.Blackhole;
 import org.redisson.api.RedissonClient;
 import org.slf4j.LoggerFactory;
+import redis.clients.jedis.CommandArguments;
 import redis.clients.jedis.Connection;
+import redis.clients.jedis.Protocol;
 import redis.clients.jedis.RedisClient;
 import redis.clients.jedis.RedisClusterClient;
 import redis.clients.jedis.UnifiedJedis;
@@ -81,10 +83,15 @@ public class ScaleOutGround {
         }
     }
 
-    /** What each operation does: a lock taken and released, or the floor, one PING to the name's master. */
+    /** What each operation does: a lock taken and released, or one request of a floor to the name's master. */
     public enum Contender {
         /** The floor: one PING, sent where the name's lock would live, and nothing else. */
         PING_FLOOR("PING (floor)"),
+        /**
+         * One PUBLISH on the name's release channel, as an unlock sends inside its script, with no one
+         * listening: on a Cluster the other masters receive it too, so this is what a relay costs.
+         */
+        PUBLISH_FLOOR("PUBLISH (floor)"),
         /** Stage 5, {@code dev.lockstep.v5.PubSubLocks}, over a pooled Jedis client of the ground. */
         V5_PUBSUB_RETRY("v5-pubsub-retry"),
         /** Redisson's {@code RLock}, with Redisson's defaults for one server or a Cluster. */
@@ -136,14 +143,21 @@ public class ScaleOutGround {
 
     private Side open(List<String> names) {
         switch (contender) {
-            case PING_FLOOR -> {
+            case PING_FLOOR, PUBLISH_FLOOR -> {
                 UnifiedJedis redis = ground.jedis(servers);
                 int[] slots = names.stream().mapToInt(JedisClusterCRC16::getSlot).toArray();
+                // Stage 5's and Redisson's release channel of the name, which hashes to the name's slot.
+                List<CommandArguments> publishes = names.stream().map(name -> new CommandArguments(Protocol.Command.PUBLISH)
+                        .add("redisson_lock__channel:{" + name + "}").add("0")).toList();
                 // A pooled connection to the name's master, as a keyed command borrows one: Jedis 8's own
                 // PING, even with a sample key, goes to every master of a Cluster.
                 return new Side(i -> {
                     try (Connection connection = ground.connection(redis, slots[i])) {
-                        connection.ping();
+                        if (contender == Contender.PING_FLOOR) {
+                            connection.ping();
+                        } else {
+                            connection.executeCommand(publishes.get(i));
+                        }
                     }
                 }, redis);
             }
