@@ -34,7 +34,12 @@ public final class Charts {
             System.err.println("usage: Charts RESULTS.json DIRECTORY");
             System.exit(2);
         }
-        draw(Results.read(Path.of(args[0])), Path.of(args[1]));
+        Results results = Results.read(Path.of(args[0]));
+        if (results.of("ScaleOut.twoClients").isEmpty()) {
+            draw(results, Path.of(args[1]));
+        } else {
+            drawScaleOut(results, Path.of(args[1]));
+        }
     }
 
     /** Writes every chart as a PNG into {@code directory}. */
@@ -94,6 +99,52 @@ public final class Charts {
         logarithmicFrom(contended, means);
         save(uncontended, directory, "several-names-uncontended");
         save(contended, directory, "several-names-contended");
+    }
+
+    /**
+     * The two charts of the scale-out run, as {@code scale-out-throughput.png} (operations per
+     * second on each ground) and {@code scale-out-cpu.png} (each master's processor time per
+     * acquisition, stacked: the bar is the servers' whole cost, its parts how the masters share it).
+     */
+    static void drawScaleOut(Results results, Path directory) throws IOException {
+        System.setProperty("java.awt.headless", "true");
+        Files.createDirectories(directory);
+        CategoryChart throughput = bars("1,000 independent locks, 32 threads over two clients", "operations per second");
+        CategoryChart cpu = bars("Redis processor time per operation by master, on 1 or 3 masters (µs = ms per 1,000)", "microseconds");
+        cpu.getStyler().setStacked(true);
+        // Eight bars: steeper labels, or XChart leaves some out.
+        cpu.getStyler().setXAxisLabelRotation(45);
+        List<String> contenders = new ArrayList<>();
+        List<String> cells = new ArrayList<>();
+        List<List<Double>> scores = List.of(new ArrayList<>(), new ArrayList<>());
+        List<List<Double>> byMaster = List.of(new ArrayList<>(), new ArrayList<>(), new ArrayList<>());
+        for (ScaleOutGround.Contender contender : ScaleOutGround.Contender.values()) {
+            contenders.add(contender.label());
+            for (ScaleOutGround.Ground ground : ScaleOutGround.Ground.values()) {
+                Run run = scaleOutRun(results, contender, ground);
+                scores.get(ground.ordinal()).add(run.primary().score());
+                // Short, so XChart shows every label: the contender and the number of masters.
+                cells.add(contender.label() + ", " + ground.masters());
+                for (int master = 0; master < byMaster.size(); master++) {
+                    byMaster.get(master).add(run.perAcquisition("cpuMaster" + (master + 1)));
+                }
+            }
+        }
+        for (ScaleOutGround.Ground ground : ScaleOutGround.Ground.values()) {
+            throughput.addSeries(ground.label(), contenders, scores.get(ground.ordinal()));
+        }
+        logarithmicFrom(throughput, scores.stream().flatMap(List::stream).toList());
+        for (int master = 0; master < byMaster.size(); master++) {
+            cpu.addSeries("master " + (master + 1), cells, byMaster.get(master));
+        }
+        save(throughput, directory, "scale-out-throughput");
+        save(cpu, directory, "scale-out-cpu");
+    }
+
+    private static Run scaleOutRun(Results results, ScaleOutGround.Contender contender, ScaleOutGround.Ground ground) {
+        return results.of("ScaleOut.twoClients").stream()
+                .filter(r -> r.param("contender").equals(contender.name()) && r.param("ground").equals(ground.name()))
+                .findFirst().orElseThrow();
     }
 
     private static XYChart throughput(Results results, String benchmark, String title) {

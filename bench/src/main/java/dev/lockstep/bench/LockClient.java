@@ -6,6 +6,8 @@ import dev.lockstep.Locks;
 import dev.lockstep.multi.MultiNameLock;
 import dev.lockstep.testkit.fixture.RedisNode;
 import java.time.Duration;
+import java.util.Collection;
+import java.util.LinkedHashSet;
 import java.util.List;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.locks.Lock;
@@ -20,6 +22,7 @@ import redis.clients.jedis.ConnectionPoolConfig;
 import redis.clients.jedis.DefaultJedisClientConfig;
 import redis.clients.jedis.HostAndPort;
 import redis.clients.jedis.RedisClient;
+import redis.clients.jedis.RedisClusterClient;
 import redis.clients.jedis.UnifiedJedis;
 
 /**
@@ -139,19 +142,34 @@ interface LockClient extends AutoCloseable {
         return Redisson.create(config);
     }
 
+    /** A Redisson client of the Redis Cluster seeded with {@code nodes}, with Redisson's defaults. */
+    static RedissonClient redissonCluster(Collection<HostAndPort> nodes) {
+        Config config = new Config();
+        var cluster = config.useClusterServers();
+        nodes.forEach(node -> cluster.addNodeAddress("redis://" + node.getHost() + ":" + node.getPort()));
+        return Redisson.create(config);
+    }
+
     /** A pooled Jedis client of {@code address} with {@link #CONNECTIONS} connections and testkit's timeouts. */
     static RedisClient jedis(HostAndPort address) {
+        return RedisClient.builder().hostAndPort(address).clientConfig(clientConfig()).poolConfig(pool()).build();
+    }
+
+    /** A Jedis client of the Redis Cluster seeded with {@code nodes}: {@link #CONNECTIONS} connections per node, as Redisson's. */
+    static RedisClusterClient jedisCluster(Collection<HostAndPort> nodes) {
+        return RedisClusterClient.builder().nodes(new LinkedHashSet<>(nodes)).clientConfig(clientConfig())
+                .poolConfig(pool()).build();
+    }
+
+    private static DefaultJedisClientConfig clientConfig() {
         int timeout = (int) RedisNode.CLIENT_TIMEOUT.toMillis();
+        return DefaultJedisClientConfig.builder().connectionTimeoutMillis(timeout).socketTimeoutMillis(timeout).build();
+    }
+
+    private static ConnectionPoolConfig pool() {
         ConnectionPoolConfig pool = new ConnectionPoolConfig();
         pool.setMaxTotal(CONNECTIONS);
         pool.setMaxIdle(CONNECTIONS);
-        return RedisClient.builder()
-                .hostAndPort(address)
-                .clientConfig(DefaultJedisClientConfig.builder()
-                        .connectionTimeoutMillis(timeout)
-                        .socketTimeoutMillis(timeout)
-                        .build())
-                .poolConfig(pool)
-                .build();
+        return pool;
     }
 }

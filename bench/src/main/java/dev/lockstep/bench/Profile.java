@@ -90,7 +90,7 @@ public final class Profile {
 
     public static void main(String[] args) throws RunnerException, IOException {
         if (args.length != 1) {
-            System.err.println("usage: Profile quick|full|fair-lock|several-names|virtual-threads|beyond-redis|quorum-floor|pairs   (from the repository root)");
+            System.err.println("usage: Profile quick|full|fair-lock|several-names|virtual-threads|beyond-redis|quorum-floor|pairs|scale-out   (from the repository root)");
             System.exit(2);
         }
         if (args[0].equals("fair-lock")) {
@@ -115,6 +115,10 @@ public final class Profile {
         }
         if (args[0].equals("pairs")) {
             pairs();
+            return;
+        }
+        if (args[0].equals("scale-out")) {
+            scaleOut();
             return;
         }
         Kind kind = Kind.valueOf(args[0].toUpperCase(Locale.ROOT));
@@ -211,6 +215,31 @@ public final class Profile {
         Files.createDirectories(json.getParent());
         ResultFormatFactory.getInstance(ResultFormatType.JSON, json.toString()).writeOut(results);
         System.out.println("pairs: " + json);
+    }
+
+    /**
+     * Many independent locks on one Redis master and on a 3-master Redis Cluster ({@link ScaleOut}):
+     * stage 5, Redisson's RLock and two floors (one PING, or one PUBLISH, per operation), 32 threads
+     * over two clients, each master's commands and processor time beside them, in about eight
+     * minutes. Three forks of each, so drift between forks is in every figure, and a PING round
+     * trip first. Writes {@code bench/results/scale-out.json} and its two charts.
+     */
+    private static void scaleOut() throws RunnerException, IOException {
+        Path json = Path.of("bench", "results", "scale-out.json");
+        long started = System.nanoTime();
+        System.out.println(machine());
+        List<RunResult> results = new ArrayList<>(run(Kind.QUICK.options(RoundTrip.class, "ping")));
+        // 8 s of warm-up: with 32 threads on two cores the JIT compiler gets little time, and Redisson's
+        // throughput was still climbing 13 s into a fork in a run with 4 s.
+        results.addAll(run(Kind.QUICK.options(ScaleOut.class, "twoClients").forks(3).warmupIterations(4)
+                .warmupTime(TimeValue.seconds(2)).measurementIterations(3).measurementTime(TimeValue.seconds(2))
+                .threadGroups(split(32))));
+        Files.createDirectories(json.getParent());
+        ResultFormatFactory.getInstance(ResultFormatType.JSON, json.toString()).writeOut(results);
+        Charts.drawScaleOut(Results.read(json), Path.of("docs", "img"));
+        System.out.println(machine());
+        System.out.printf("scale-out run: %s and docs/img/scale-out-*.png after %s%n", json,
+                Duration.ofNanos(System.nanoTime() - started).withNanos(0));
     }
 
     /**

@@ -1,5 +1,6 @@
 package dev.lockstep.bench;
 
+import dev.lockstep.testkit.fixture.RedisClusterFixture;
 import dev.lockstep.testkit.fixture.RedisFixture;
 import dev.lockstep.testkit.fixture.RedisNode;
 import java.net.URI;
@@ -11,9 +12,10 @@ import redis.clients.jedis.HostAndPort;
 import redis.clients.jedis.Jedis;
 
 /**
- * The independent Redis servers of one trial: real {@code redis-server} processes started through
- * testkit's fixture, or the servers named by {@code -Dlockstep.redis.url=redis://host:port[,...]}.
- * Each has one admin connection, opened up front, that reads {@code INFO} for {@link #work()}.
+ * The Redis servers of one trial: independent {@code redis-server} processes started through
+ * testkit's fixture, the masters of a Redis Cluster started the same way, or the servers named by
+ * {@code -Dlockstep.redis.url=redis://host:port[,...]}. Each has one admin connection, opened up
+ * front, that reads {@code INFO} for {@link #work()}.
  */
 final class RedisServers implements AutoCloseable {
 
@@ -21,10 +23,13 @@ final class RedisServers implements AutoCloseable {
     static final String URL_PROPERTY = "lockstep.redis.url";
 
     private final RedisFixture fixture;
+    /** The Cluster these servers are the masters of, when started by {@link #cluster}. */
+    private RedisClusterFixture cluster;
     private final List<RedisNode> nodes;
     private final List<HostAndPort> addresses;
     private final List<Jedis> admins = new ArrayList<>();
-    private long infoRequests;
+    /** Rounds of INFO requests so far, one per server each: what {@link ServerWork#parse} leaves out. */
+    private long measurements;
 
     private RedisServers(RedisFixture fixture, List<RedisNode> nodes, List<HostAndPort> addresses) {
         this.fixture = fixture;
@@ -67,6 +72,23 @@ final class RedisServers implements AutoCloseable {
         }
     }
 
+    /**
+     * The masters of a Redis Cluster of {@code masters} started here, whatever
+     * {@code -Dlockstep.redis.url} says, in slot order: master i serves the i-th range of slots.
+     */
+    static RedisServers cluster(int masters) {
+        RedisClusterFixture cluster = RedisClusterFixture.start(masters);
+        try {
+            RedisServers servers = new RedisServers(null, cluster.masters(),
+                    cluster.masters().stream().map(RedisNode::address).toList());
+            servers.cluster = cluster;
+            return servers;
+        } catch (RuntimeException e) {
+            cluster.close();
+            throw e;
+        }
+    }
+
     private static HostAndPort parse(String url) {
         URI uri = URI.create(url);
         if (!"redis".equals(uri.getScheme()) || uri.getHost() == null || uri.getPort() < 0) {
@@ -96,7 +118,7 @@ final class RedisServers implements AutoCloseable {
     }
 
     private List<RedisNode> startedHere() {
-        if (fixture == null) {
+        if (nodes.isEmpty()) {
             throw new IllegalStateException("servers named by -D" + URL_PROPERTY + " cannot be paused from here");
         }
         return nodes;
@@ -104,16 +126,32 @@ final class RedisServers implements AutoCloseable {
 
     /** The work all servers have done so far, summed; one {@code INFO} request per server, not counted. */
     synchronized ServerWork work() {
-        infoRequests++;
-        ServerWork total = ServerWork.NONE;
-        for (Jedis admin : admins) {
-            total = total.plus(ServerWork.parse(admin.info("all"), infoRequests));
+        return workByServer().stream().reduce(ServerWork.NONE, ServerWork::plus);
+    }
+
+    /**
+     * The work each server has done so far, in {@link #addresses()} order; one {@code INFO} request
+     * each (and a {@code CLUSTER INFO} on a Cluster's masters), not counted.
+     */
+    synchronized List<ServerWork> workByServer() {
+        measurements++;
+        return admins.stream().map(admin -> cluster == null ? ServerWork.parse(admin.info("all"), measurements)
+                : ServerWork.parse(admin.info("all"), admin.clusterInfo(), measurements)).toList();
+    }
+
+    /** The Cluster these servers are the masters of; fails unless they were started by {@link #cluster}. */
+    RedisClusterFixture clusterFixture() {
+        if (cluster == null) {
+            throw new IllegalStateException("these servers are no Redis Cluster: " + addresses);
         }
-        return total;
+        return cluster;
     }
 
     /** What runs the servers, for the log: the binary and its version, or the URLs given. */
     String description() {
+        if (cluster != null) {
+            return "a Redis Cluster of " + addresses.size() + " masters " + addresses;
+        }
         return fixture == null ? "given servers " + addresses : fixture.description();
     }
 
@@ -123,6 +161,9 @@ final class RedisServers implements AutoCloseable {
         admins.forEach(Jedis::close);
         if (fixture != null) {
             fixture.close();
+        }
+        if (cluster != null) {
+            cluster.close();
         }
     }
 }

@@ -4,6 +4,7 @@ import dev.lockstep.LockOptions;
 import dev.lockstep.bench.Results.Run;
 import java.io.IOException;
 import java.nio.file.Path;
+import java.util.Arrays;
 import java.util.List;
 import java.util.Locale;
 import java.util.Optional;
@@ -23,6 +24,7 @@ public final class Tables {
     private static final String SALE = "BeyondRedisSale.sale";
     private static final String LOCK_ALONE = "BeyondRedisSale.lockUnlock";
     private static final String ZOOKEEPER_READ = "ZooKeeperRoundTrip.checkExists";
+    private static final String SCALE_OUT = "ScaleOut.twoClients";
 
     private final Results results;
     private final double rtt;
@@ -61,6 +63,9 @@ public final class Tables {
         }
         if (has(results, SALE)) {
             tables.beyondRedis();
+        }
+        if (has(results, SCALE_OUT)) {
+            tables.scaleOut();
         }
     }
 
@@ -219,6 +224,41 @@ public final class Tables {
             });
         }
         System.out.println();
+    }
+
+    private void scaleOut() {
+        heading("Scale-out: 1,000 independent locks, 32 threads over two clients, one master or a Cluster");
+        headerRow("contender", "ground", "operations/s", "/ PING floor's", "/ one master's", "round trips", "commands",
+                "relayed publishes", "CPU µs per op: master 1 / 2 / 3", "busiest master's ceiling, ops/s");
+        for (ScaleOutGround.Contender contender : ScaleOutGround.Contender.values()) {
+            Run one = scaleOutRun(contender, ScaleOutGround.Ground.ONE_MASTER);
+            for (ScaleOutGround.Ground ground : ScaleOutGround.Ground.values()) {
+                Run run = scaleOutRun(contender, ground);
+                Run floor = scaleOutRun(ScaleOutGround.Contender.PING_FLOOR, ground);
+                double[] cpu = new double[ground.masters()];
+                for (int master = 0; master < cpu.length; master++) {
+                    cpu[master] = run.perAcquisition("cpuMaster" + (master + 1));
+                }
+                double busiest = Arrays.stream(cpu).max().orElseThrow();
+                row(contender.label(), ground.label(), number(run.primary().score()),
+                        ratio(run.primary().score() / floor.primary().score()),
+                        ratio(run.primary().score() / one.primary().score()),
+                        number(run.perAcquisition("roundTrips")), number(run.perAcquisition("commands")),
+                        number(run.perAcquisition("relayedPublishes")),
+                        Arrays.stream(cpu).mapToObj(Tables::number).collect(Collectors.joining(" / ")),
+                        number(1e6 / busiest));
+            }
+        }
+        System.out.println();
+        System.out.println("Ceiling: the operations per second at which the busiest master would use a whole core, "
+                + "at the processor time per operation measured here.");
+        System.out.println();
+    }
+
+    private Run scaleOutRun(ScaleOutGround.Contender contender, ScaleOutGround.Ground ground) {
+        return results.of(SCALE_OUT).stream()
+                .filter(r -> r.param("contender").equals(contender.name()) && r.param("ground").equals(ground.name()))
+                .findFirst().orElseThrow();
     }
 
     private void beyondRedisRow(String contender, String what, Run run, Optional<Run> zooKeeperRead) {

@@ -11,8 +11,9 @@ import java.util.regex.Pattern;
 
 /**
  * How a quoted benchmark figure follows from a JMH results file: arithmetic ({@code + - * /}, the
- * usual precedence, tokens apart by spaces) over numbers and run figures, read with the bench's own
- * {@link Results} as the tables in {@code docs/performance.md} are.
+ * usual precedence, parentheses; tokens apart by spaces, {@code (} and {@code )} too) over numbers
+ * and run figures, read with the bench's own {@link Results} as the tables in
+ * {@code docs/performance.md} are.
  *
  * <p>A run figure is {@code Benchmark.method[param=value,...,threads=N].metric}: the one run with
  * those parameters, and its {@code score}, {@code p50}, {@code p90} or {@code max}, or any other
@@ -69,6 +70,13 @@ final class FigureExpression {
             throw new IllegalArgumentException("an expression ends where a number or a run figure should be");
         }
         String token = tokens.get(next++);
+        if (token.equals("(")) {
+            double value = sum();
+            if (next == tokens.size() || !tokens.get(next++).equals(")")) {
+                throw new IllegalArgumentException("a '(' with no ')' after it");
+            }
+            return value;
+        }
         Matcher run = RUN.matcher(token);
         if (!run.matches()) {
             return Double.parseDouble(token);
