@@ -164,9 +164,10 @@ public interface HandedOffHolds extends StageUnderTest {
         LeaseLoss loss = heard.get(BOUNDED.toMillis(), TimeUnit.MILLISECONDS);
         long tookMillis = TimeUnit.NANOSECONDS.toMillis(System.nanoTime() - deleted);
         // A renewal runs every third of the watchdog timeout, and the next one finds the field gone, before the
-        // lease would have run out: on a busy machine that renewal may run late, but it, not the clock, tells.
-        assertTrue(loss.reason().contains("no longer had this owner's field"), "lost for another reason: " + loss.reason());
-        assertTrue(tookMillis < watchdog.toMillis(), "the loss was told " + tookMillis + " ms after the delete");
+        // lease would have run out. Which of the two told is the check, not the time: a busy 2-core machine has
+        // held up both the watchdog's and the lease clock's threads for seconds, so a renewal may run late.
+        assertTrue(loss.reason().contains("no longer had this owner's field"), "told " + tookMillis
+                + " ms after the delete, not by a renewal but because: " + loss.reason());
         assertEquals("deleted-hold", loss.lockName());
         assertFalse(hold.isValid());
         CompletableFuture<LeaseLoss> late = new CompletableFuture<>();
