@@ -1,6 +1,7 @@
 package dev.lockstep.bench;
 
 import jdk.jfr.Category;
+import jdk.jfr.Enabled;
 import jdk.jfr.Event;
 import jdk.jfr.Label;
 import jdk.jfr.Name;
@@ -8,13 +9,14 @@ import jdk.jfr.StackTrace;
 
 /**
  * A moment of one fair-lock handoff, as {@link FairHandoff}'s threads see it, written to the same
- * flight recording as the JDK's socket and park events, so all of them share one clock. Costs a
- * flag check when no recording takes it.
+ * flight recording as the JDK's socket and park events, so all of them share one clock. Off unless
+ * a recording enables it (a flag check), and then a fraction of a microsecond each.
  */
 @Name("lockstep.HandoffMark")
 @Label("Handoff mark")
 @Category("Lockstep")
 @StackTrace(false)
+@Enabled(false)
 public class HandoffMark extends Event {
 
     /** The holder is about to call {@code unlock()}. */
