@@ -58,6 +58,7 @@ public final class FairHandoff {
     private static final Duration WARM_UP = Duration.ofSeconds(6);
     private static final Duration WINDOW = Duration.ofSeconds(3);
     private static final Duration SETTLE = Duration.ofSeconds(2);
+    private static final Duration PING_EVERY = Duration.ofMillis(5);
     private static final String BENCHMARK = "dev.lockstep.bench.FairHandoff.";
 
     /** One client identity: its locks, its owners' names, and the thread that reads its release messages. */
@@ -84,6 +85,7 @@ public final class FairHandoff {
                 System.getProperty("java.vm.name"), System.getProperty("java.version"), RedisBinary.get().version());
         System.out.println("FairHandoff: " + lockKind + " (" + build + "), 16 threads over two clients; " + machine);
 
+        List<Double> idlePings;
         Window unrecorded;
         Window recorded;
         List<Client> clients = new ArrayList<>();
@@ -96,6 +98,7 @@ public final class FairHandoff {
                 // JFR's own code runs and gets compiled from its first recording on, costing a core for
                 // seconds on two: an empty recording through the warm-up takes that out of both windows.
                 idle.start();
+                idlePings = pingMicros(admin, System.nanoTime() + WINDOW.toNanos() / 3, Duration.ZERO);
                 Load load = new Load(clients, name);
                 TimeUnit.MILLISECONDS.sleep(WARM_UP.toMillis());
                 unrecorded = Window.measure(load.acquisitions, servers, admin);
@@ -126,8 +129,8 @@ public final class FairHandoff {
         } else {
             Files.move(jfr, Path.of(keep), StandardCopyOption.REPLACE_EXISTING);
         }
-        print(lockKind, build, unrecorded, recorded, cut);
-        merge(json, entries(build, lockKind, machine, unrecorded, recorded, cut));
+        print(lockKind, build, idlePings, unrecorded, recorded, cut);
+        merge(json, entries(build, lockKind, machine, idlePings, unrecorded, recorded, cut));
         System.out.println("FairHandoff: merged into " + json);
     }
 
@@ -204,7 +207,7 @@ public final class FairHandoff {
      * in µs. On two cores, CPU time per acquisition bounds the throughput.
      */
     private record Window(double seconds, double acquisitions, double roundTrips, double commands, double javaCpuMicros,
-                          double redisCpuMicros) {
+                          double redisCpuMicros, List<Double> pings) {
 
         static Window measure(LongAdder acquisitions, RedisServers servers, Jedis admin) throws InterruptedException {
             OperatingSystemMXBean os = (OperatingSystemMXBean) ManagementFactory.getOperatingSystemMXBean();
@@ -213,13 +216,13 @@ public final class FairHandoff {
             long javaBefore = os.getProcessCpuTime();
             long before = acquisitions.sum();
             long started = System.nanoTime();
-            TimeUnit.MILLISECONDS.sleep(WINDOW.toMillis());
+            List<Double> pings = pingMicros(admin, started + WINDOW.toNanos(), PING_EVERY);
             double seconds = (System.nanoTime() - started) / 1e9;
             double taken = acquisitions.sum() - before;
             double javaCpu = (os.getProcessCpuTime() - javaBefore) / 1e3;
             double redisCpu = (redisCpuSeconds(admin) - redisBefore) * 1e6;
             ServerWork work = servers.work().minus(workBefore);
-            return new Window(seconds, taken, work.roundTrips(), work.commands(), javaCpu, redisCpu);
+            return new Window(seconds, taken, work.roundTrips(), work.commands(), javaCpu, redisCpu, pings);
         }
 
         double perSecond() {
@@ -240,6 +243,23 @@ public final class FairHandoff {
             }
             return seconds;
         }
+    }
+
+    /**
+     * Round trips of a {@code PING} on a connection of its own, in µs, one every {@code every} until
+     * {@code untilNanos}: what a bare request costs at that moment, the unit the segments are read in.
+     * Back to back ({@link Duration#ZERO}) on an idle server, as {@code RoundTrip.ping} measures it;
+     * spaced under the load, so as not to add to it.
+     */
+    private static List<Double> pingMicros(Jedis admin, long untilNanos, Duration every) throws InterruptedException {
+        List<Double> micros = new ArrayList<>();
+        while (System.nanoTime() < untilNanos) {
+            long sent = System.nanoTime();
+            admin.ping();
+            micros.add((System.nanoTime() - sent) / 1e3);
+            TimeUnit.MILLISECONDS.sleep(every.toMillis());
+        }
+        return sorted(micros);
     }
 
     /** A connection that only listens to every waiter's channel of the lock, and marks each release message. */
@@ -273,15 +293,18 @@ public final class FairHandoff {
         }
     }
 
-    private static void print(String lockKind, String build, Window unrecorded, Window recorded, HandoffTimeline.Cut cut) {
+    private static void print(String lockKind, String build, List<Double> idlePings, Window unrecorded, Window recorded,
+                              HandoffTimeline.Cut cut) {
         System.out.printf(Locale.ROOT, "%n%s (%s): %,.0f acquisitions/s unrecorded, %,.0f recorded; %d handoffs, "
                         + "%d dropped, %d release messages read alone, %d waiters not parked at the message%n",
                 lockKind, build, unrecorded.perSecond(), recorded.perSecond(), cut.handoffs(), cut.dropped(),
                 cut.exactMessages(), cut.waiterNotParked());
         System.out.printf(Locale.ROOT, "per acquisition, unrecorded: %.1f requests, %.1f commands, CPU %.0f µs in this JVM "
-                        + "and %.0f µs in Redis%n%n", unrecorded.perAcquisition(unrecorded.roundTrips()),
+                        + "and %.0f µs in Redis%n", unrecorded.perAcquisition(unrecorded.roundTrips()),
                 unrecorded.perAcquisition(unrecorded.commands()), unrecorded.perAcquisition(unrecorded.javaCpuMicros()),
                 unrecorded.perAcquisition(unrecorded.redisCpuMicros()));
+        System.out.printf(Locale.ROOT, "PING median: %.1f µs back to back before the load, %.1f µs under it, %.1f µs while recorded%n%n",
+                percentile(idlePings, 0.5), percentile(unrecorded.pings(), 0.5), percentile(recorded.pings(), 0.5));
         System.out.println("| segment | from | to | median µs | p90 µs | samples |");
         System.out.println("|---|---|---|---|---|---|");
         for (Segment segment : Segment.values()) {
@@ -304,8 +327,8 @@ public final class FairHandoff {
         return sorted.get(Math.max(0, (int) Math.ceil(p * sorted.size()) - 1));
     }
 
-    private static List<JsonObject> entries(String build, String lockKind, String machine, Window unrecorded,
-                                            Window recorded, HandoffTimeline.Cut cut) {
+    private static List<JsonObject> entries(String build, String lockKind, String machine, List<Double> idlePings,
+                                            Window unrecorded, Window recorded, HandoffTimeline.Cut cut) {
         List<JsonObject> entries = new ArrayList<>();
         for (Segment segment : Segment.values()) {
             List<Double> samples = sorted(cut.samples().get(segment));
@@ -335,6 +358,16 @@ public final class FairHandoff {
             totals.add("javaCpu", single(measured.javaCpuMicros(), "us"));
             totals.add("redisCpu", single(measured.redisCpuMicros(), "us"));
             entry.add("secondaryMetrics", totals);
+            entries.add(entry);
+        }
+        for (String window : List.of("idle", "unrecorded", "recorded")) {
+            List<Double> pings = window.equals("idle") ? idlePings : window.equals("recorded") ? recorded.pings() : unrecorded.pings();
+            JsonObject entry = entry("ping", build, lockKind, machine, "PING round trips on a connection of their own, "
+                    + (window.equals("idle") ? "back to back before the load started"
+                    : "one every " + PING_EVERY.toMillis() + " ms in the " + window + " window"));
+            entry.getAsJsonObject("params").addProperty("window", window);
+            entry.add("primaryMetric", metric(pings.stream().mapToDouble(Double::doubleValue).average().orElseThrow(), pings, "us/op"));
+            entry.add("secondaryMetrics", new JsonObject());
             entries.add(entry);
         }
         JsonObject handoffs = entry("handoffs", build, lockKind, machine, "handoffs in the recorded window, and how they were cut");
