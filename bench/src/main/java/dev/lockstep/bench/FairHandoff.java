@@ -39,9 +39,10 @@ import redis.clients.jedis.RedisClient;
  * holds, on one clock, each thread's socket reads and writes and parks, the moments the threads
  * mark themselves (lock asked, lock returned, unlock called, unlock returned) and when a separate
  * subscriber got each release message. {@link HandoffTimeline} cuts every handoff into segments;
- * their median and 90th percentile are printed and merged into a JMH-shaped results file, under
- * the build's label, so runs of two builds sit side by side. Not a JMH benchmark: JMH's threads
- * would be the same, its harness would not see inside a handoff.
+ * their median and 90th percentile are printed and merged into a JMH-shaped results file under the
+ * run's label, so runs (of two builds, say) sit side by side, and the docs quote them as they quote
+ * JMH's. Not a JMH benchmark: JMH's threads would be the same, its harness would not see inside a
+ * handoff.
  *
  * <pre>{@code java -cp bench/target/benchmarks.jar dev.lockstep.bench.FairHandoff LABEL [fair-lock|redisson] [results.json]}</pre>
  *
@@ -74,7 +75,7 @@ public final class FairHandoff {
             System.err.println("usage: FairHandoff LABEL [fair-lock|redisson] [results.json]   (from the repository root)");
             System.exit(2);
         }
-        String build = args[0];
+        String label = args[0];
         boolean redisson = args.length > 1 && args[1].equals("redisson");
         String lockKind = redisson ? Contender.REDISSON_FAIR_LOCK.name() : Contender.FAIR_LOCK.name();
         Path json = Path.of(args.length > 2 ? args[2] : "bench/results/fair-handoff.json");
@@ -83,8 +84,32 @@ public final class FairHandoff {
         Path jfr = Files.createTempFile("fair-handoff", ".jfr");
         String machine = String.format("%d cores, %s %s, redis-server %s", Runtime.getRuntime().availableProcessors(),
                 System.getProperty("java.vm.name"), System.getProperty("java.version"), RedisBinary.get().version());
-        System.out.println("FairHandoff: " + lockKind + " (" + build + "), 16 threads over two clients; " + machine);
+        System.out.println("FairHandoff: " + lockKind + " (" + label + "), 16 threads over two clients; " + machine);
 
+        Run run = run(redisson, name, channelPrefix, jfr);
+        HandoffTimeline.Cut cut = HandoffTimeline.read(jfr).cut(
+                owner -> run.clients().stream().filter(c -> owner.startsWith(c.id() + ":")).findFirst().map(Client::subscriberThread).orElse(""),
+                owner -> HandoffTimeline.messageBytes(channelPrefix + owner, RedissonLayout.RELEASED));
+        String keep = System.getProperty("fairhandoff.keep", "");
+        if (keep.isBlank()) {
+            Files.delete(jfr);
+        } else {
+            Files.move(jfr, Path.of(keep), StandardCopyOption.REPLACE_EXISTING);
+        }
+        print(lockKind, label, run, cut);
+        merge(json, entries(label, lockKind, machine, run, cut));
+        System.out.println("FairHandoff: merged into " + json);
+    }
+
+    /** What one run measured: its clients (closed by now), and {@code PING}s and windows of the load. */
+    private record Run(List<Client> clients, List<Double> idlePings, Window unrecorded, Window recorded) {
+    }
+
+    /**
+     * Starts a server and two clients, then the load; measures a window unrecorded and one recorded
+     * into {@code jfr}, and stops everything.
+     */
+    private static Run run(boolean redisson, String name, String channelPrefix, Path jfr) throws Exception {
         List<Double> idlePings;
         Window unrecorded;
         Window recorded;
@@ -119,19 +144,7 @@ public final class FairHandoff {
                 }
             }
         }
-
-        HandoffTimeline.Cut cut = HandoffTimeline.read(jfr).cut(
-                owner -> clients.stream().filter(c -> owner.startsWith(c.id() + ":")).findFirst().map(Client::subscriberThread).orElse(""),
-                owner -> HandoffTimeline.messageBytes(channelPrefix + owner, RedissonLayout.RELEASED));
-        String keep = System.getProperty("fairhandoff.keep", "");
-        if (keep.isBlank()) {
-            Files.delete(jfr);
-        } else {
-            Files.move(jfr, Path.of(keep), StandardCopyOption.REPLACE_EXISTING);
-        }
-        print(lockKind, build, idlePings, unrecorded, recorded, cut);
-        merge(json, entries(build, lockKind, machine, idlePings, unrecorded, recorded, cut));
-        System.out.println("FairHandoff: merged into " + json);
+        return new Run(clients, idlePings, unrecorded, recorded);
     }
 
     private static Recording recording() {
@@ -293,18 +306,19 @@ public final class FairHandoff {
         }
     }
 
-    private static void print(String lockKind, String build, List<Double> idlePings, Window unrecorded, Window recorded,
-                              HandoffTimeline.Cut cut) {
+    private static void print(String lockKind, String label, Run run, HandoffTimeline.Cut cut) {
+        Window unrecorded = run.unrecorded();
+        Window recorded = run.recorded();
         System.out.printf(Locale.ROOT, "%n%s (%s): %,.0f acquisitions/s unrecorded, %,.0f recorded; %d handoffs, "
                         + "%d dropped, %d release messages read alone, %d waiters not parked at the message%n",
-                lockKind, build, unrecorded.perSecond(), recorded.perSecond(), cut.handoffs(), cut.dropped(),
+                lockKind, label, unrecorded.perSecond(), recorded.perSecond(), cut.handoffs(), cut.dropped(),
                 cut.exactMessages(), cut.waiterNotParked());
         System.out.printf(Locale.ROOT, "per acquisition, unrecorded: %.1f requests, %.1f commands, CPU %.0f µs in this JVM "
                         + "and %.0f µs in Redis%n", unrecorded.perAcquisition(unrecorded.roundTrips()),
                 unrecorded.perAcquisition(unrecorded.commands()), unrecorded.perAcquisition(unrecorded.javaCpuMicros()),
                 unrecorded.perAcquisition(unrecorded.redisCpuMicros()));
         System.out.printf(Locale.ROOT, "PING median: %.1f µs back to back before the load, %.1f µs under it, %.1f µs while recorded%n%n",
-                percentile(idlePings, 0.5), percentile(unrecorded.pings(), 0.5), percentile(recorded.pings(), 0.5));
+                percentile(run.idlePings(), 0.5), percentile(unrecorded.pings(), 0.5), percentile(recorded.pings(), 0.5));
         System.out.println("| segment | from | to | median µs | p90 µs | samples |");
         System.out.println("|---|---|---|---|---|---|");
         for (Segment segment : Segment.values()) {
@@ -327,15 +341,16 @@ public final class FairHandoff {
         return sorted.get(Math.max(0, (int) Math.ceil(p * sorted.size()) - 1));
     }
 
-    private static List<JsonObject> entries(String build, String lockKind, String machine, List<Double> idlePings,
-                                            Window unrecorded, Window recorded, HandoffTimeline.Cut cut) {
+    private static List<JsonObject> entries(String label, String lockKind, String machine, Run run, HandoffTimeline.Cut cut) {
+        Window unrecorded = run.unrecorded();
+        Window recorded = run.recorded();
         List<JsonObject> entries = new ArrayList<>();
         for (Segment segment : Segment.values()) {
             List<Double> samples = sorted(cut.samples().get(segment));
             if (samples.isEmpty()) {
                 continue;
             }
-            JsonObject entry = entry("segment", build, lockKind, machine, segment.from + " to " + segment.to);
+            JsonObject entry = entry("segment", label, lockKind, machine, segment.from + " to " + segment.to);
             entry.getAsJsonObject("params").addProperty("segment", segment.name());
             double mean = samples.stream().mapToDouble(Double::doubleValue).average().orElseThrow();
             entry.add("primaryMetric", metric(mean, samples, "us/op"));
@@ -346,7 +361,7 @@ public final class FairHandoff {
         }
         for (String window : List.of("unrecorded", "recorded")) {
             Window measured = window.equals("recorded") ? recorded : unrecorded;
-            JsonObject entry = entry("throughput", build, lockKind, machine, "acquisitions per second over "
+            JsonObject entry = entry("throughput", label, lockKind, machine, "acquisitions per second over "
                     + WINDOW.toSeconds() + " s, " + window + "; totals over the window: acquisitions, requests, commands, "
                     + "CPU µs of the JVM and of Redis");
             entry.getAsJsonObject("params").addProperty("window", window);
@@ -361,8 +376,8 @@ public final class FairHandoff {
             entries.add(entry);
         }
         for (String window : List.of("idle", "unrecorded", "recorded")) {
-            List<Double> pings = window.equals("idle") ? idlePings : window.equals("recorded") ? recorded.pings() : unrecorded.pings();
-            JsonObject entry = entry("ping", build, lockKind, machine, "PING round trips on a connection of their own, "
+            List<Double> pings = window.equals("idle") ? run.idlePings() : window.equals("recorded") ? recorded.pings() : unrecorded.pings();
+            JsonObject entry = entry("ping", label, lockKind, machine, "PING round trips on a connection of their own, "
                     + (window.equals("idle") ? "back to back before the load started"
                     : "one every " + PING_EVERY.toMillis() + " ms in the " + window + " window"));
             entry.getAsJsonObject("params").addProperty("window", window);
@@ -370,7 +385,7 @@ public final class FairHandoff {
             entry.add("secondaryMetrics", new JsonObject());
             entries.add(entry);
         }
-        JsonObject handoffs = entry("handoffs", build, lockKind, machine, "handoffs in the recorded window, and how they were cut");
+        JsonObject handoffs = entry("handoffs", label, lockKind, machine, "handoffs in the recorded window, and how they were cut");
         handoffs.add("primaryMetric", single(cut.handoffs(), "#"));
         JsonObject counts = new JsonObject();
         counts.add("dropped", single(cut.dropped(), "#"));
@@ -381,7 +396,7 @@ public final class FairHandoff {
         return entries;
     }
 
-    private static JsonObject entry(String kind, String build, String lockKind, String machine, String description) {
+    private static JsonObject entry(String kind, String label, String lockKind, String machine, String description) {
         JsonObject entry = new JsonObject();
         entry.addProperty("benchmark", BENCHMARK + kind);
         entry.addProperty("mode", "sample");
@@ -389,7 +404,7 @@ public final class FairHandoff {
         entry.addProperty("description", description);
         entry.addProperty("machine", machine);
         JsonObject params = new JsonObject();
-        params.addProperty("build", build);
+        params.addProperty("label", label);
         params.addProperty("contender", lockKind);
         entry.add("params", params);
         return entry;
@@ -414,7 +429,7 @@ public final class FairHandoff {
         return metric;
     }
 
-    /** Replaces the entries of the same build and lock in {@code json}, keeping every other. */
+    /** Replaces the entries of the same label and lock in {@code json}, keeping every other. */
     private static void merge(Path json, List<JsonObject> fresh) throws Exception {
         JsonArray merged = new JsonArray();
         JsonObject key = fresh.get(0).getAsJsonObject("params");
@@ -422,7 +437,7 @@ public final class FairHandoff {
             try (Reader reader = Files.newBufferedReader(json)) {
                 for (JsonElement old : JsonParser.parseReader(reader).getAsJsonArray()) {
                     JsonObject params = old.getAsJsonObject().getAsJsonObject("params");
-                    boolean same = params.get("build").equals(key.get("build")) && params.get("contender").equals(key.get("contender"));
+                    boolean same = params.get("label").equals(key.get("label")) && params.get("contender").equals(key.get("contender"));
                     if (!same) {
                         merged.add(old);
                     }
