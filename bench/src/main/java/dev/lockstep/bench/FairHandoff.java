@@ -52,9 +52,6 @@ import redis.clients.jedis.RedisClient;
  */
 public final class FairHandoff {
 
-    /** A thread is about to call {@code lock()}. */
-    static final String ASKED = "asked";
-
     private static final int THREADS_PER_CLIENT = 8;
     private static final Duration WARM_UP = Duration.ofSeconds(6);
     private static final Duration WINDOW = Duration.ofSeconds(3);
@@ -192,7 +189,7 @@ public final class FairHandoff {
         private void run(Lock lock, String clientId) {
             String owner = clientId + ":" + Thread.currentThread().getId();
             while (!stopping) {
-                HandoffMark.mark(ASKED, owner);
+                HandoffMark.mark(HandoffMark.ASKED, owner);
                 lock.lock();
                 HandoffMark.mark(HandoffMark.GRANTED, owner);
                 try {

@@ -19,6 +19,8 @@ import jdk.jfr.StackTrace;
 @Enabled(false)
 public class HandoffMark extends Event {
 
+    /** A thread is about to call {@code lock()}. */
+    static final String ASKED = "asked";
     /** The holder is about to call {@code unlock()}. */
     static final String RELEASE = "release";
     /** The holder's {@code unlock()} returned. */

@@ -139,7 +139,7 @@ final class HandoffTimeline {
         int dropped = 0;
         for (Mark mark : marks) {
             switch (mark.what) {
-                case FairHandoff.ASKED -> askedAt.put(mark.thread, mark.at);
+                case HandoffMark.ASKED -> askedAt.put(mark.thread, mark.at);
                 case HandoffMark.RELEASE -> release = mark;
                 case HandoffMark.GRANTED -> {
                     Long asked = askedAt.remove(mark.thread);
