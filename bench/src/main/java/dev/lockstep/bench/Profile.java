@@ -145,8 +145,7 @@ public final class Profile {
         }
         results.addAll(run(kind.options(Handoff.class, "twoClients").measurementTime(kind.handoffTime)));
 
-        Files.createDirectories(json.getParent());
-        ResultFormatFactory.getInstance(ResultFormatType.JSON, json.toString()).writeOut(results);
+        write(json, results);
         Charts.draw(Results.read(json), charts);
         System.out.println(machine());
         System.out.printf("%s profile: %s and charts in %s after %s%n", name, json, charts,
@@ -172,8 +171,7 @@ public final class Profile {
         }
         results.addAll(run(kind.options(Handoff.class, "twoClients").param("contender", contenders)
                 .measurementTime(kind.handoffTime)));
-        Files.createDirectories(json.getParent());
-        ResultFormatFactory.getInstance(ResultFormatType.JSON, json.toString()).writeOut(results);
+        write(json, results);
         Charts.drawContended(Results.read(json), Path.of("docs", "img"), "fair-lock-throughput",
                 "One lock, threads split over two clients: the fair lock");
         System.out.println(machine());
@@ -212,8 +210,7 @@ public final class Profile {
                 .measurementIterations(3).measurementTime(TimeValue.seconds(2)).threadGroups(threadGroups)));
         results.addAll(run(Kind.QUICK.options(ReadWriteMix.class, "ninetyTen").forks(3).param("contender", readWrite)
                 .measurementIterations(3).measurementTime(TimeValue.seconds(2)).threadGroups(threadGroups)));
-        Files.createDirectories(json.getParent());
-        ResultFormatFactory.getInstance(ResultFormatType.JSON, json.toString()).writeOut(results);
+        write(json, results);
         System.out.println("pairs: " + json);
     }
 
@@ -234,8 +231,7 @@ public final class Profile {
         results.addAll(run(Kind.QUICK.options(ScaleOut.class, "twoClients").forks(3).warmupIterations(4)
                 .warmupTime(TimeValue.seconds(2)).measurementIterations(3).measurementTime(TimeValue.seconds(2))
                 .threadGroups(split(32))));
-        Files.createDirectories(json.getParent());
-        ResultFormatFactory.getInstance(ResultFormatType.JSON, json.toString()).writeOut(results);
+        write(json, results);
         Charts.drawScaleOut(Results.read(json), Path.of("docs", "img"));
         System.out.println(machine());
         System.out.printf("scale-out run: %s and docs/img/scale-out-*.png after %s%n", json,
@@ -260,8 +256,7 @@ public final class Profile {
         }
         results.addAll(run(Kind.QUICK.overNodes(QuorumAcquire.class, "acquire").forks(3).param("nodes", "1", "5")
                 .param("contender", QuorumContender.V6_REDLOCK.name(), QuorumContender.V6_MULTILOCK.name())));
-        Files.createDirectories(json.getParent());
-        ResultFormatFactory.getInstance(ResultFormatType.JSON, json.toString()).writeOut(results);
+        write(json, results);
         System.out.println(machine());
         System.out.printf("quorum-floor run: %s after %s%n", json, Duration.ofNanos(System.nanoTime() - started).withNanos(0));
     }
@@ -280,8 +275,7 @@ public final class Profile {
         results.addAll(run(kind.options(SeveralNames.class, "lockUnlock").measurementIterations(3)));
         results.addAll(run(kind.options(SeveralNames.class, "contended").measurementIterations(3)
                 .measurementTime(TimeValue.seconds(5))));
-        Files.createDirectories(json.getParent());
-        ResultFormatFactory.getInstance(ResultFormatType.JSON, json.toString()).writeOut(results);
+        write(json, results);
         Charts.drawSeveralNames(Results.read(json), Path.of("docs", "img"));
         System.out.println(machine());
         System.out.printf("several-names run: %s and docs/img/several-names-*.png after %s%n", json,
@@ -305,8 +299,7 @@ public final class Profile {
         List<RunResult> results = new ArrayList<>(run(Kind.QUICK.options(RoundTrip.class, "ping")));
         results.addAll(run(new OptionsBuilder().include("^" + Pattern.quote(VirtualThreadWaves.class.getName() + ".wave") + "$")
                 .forks(1).warmupIterations(1).measurementIterations(3).shouldFailOnError(false)));
-        Files.createDirectories(json.getParent());
-        ResultFormatFactory.getInstance(ResultFormatType.JSON, json.toString()).writeOut(results);
+        write(json, results);
         System.out.println(machine());
         System.out.printf("virtual-threads run: %s after %s%n", json, Duration.ofNanos(System.nanoTime() - started).withNanos(0));
     }
@@ -329,8 +322,7 @@ public final class Profile {
         results.addAll(run(beyondRedisOptions(BeyondRedisSale.class, "sale").warmupIterations(10)
                 .warmupTime(TimeValue.seconds(4))));
         results.addAll(run(beyondRedisOptions(BeyondRedisSale.class, "lockUnlock")));
-        Files.createDirectories(json.getParent());
-        ResultFormatFactory.getInstance(ResultFormatType.JSON, json.toString()).writeOut(results);
+        write(json, results);
         System.out.println(machine);
         System.out.printf("beyond-redis run: %s after %s%n", json, Duration.ofNanos(System.nanoTime() - started).withNanos(0));
     }
@@ -344,6 +336,12 @@ public final class Profile {
     /** {@code threads} over clients A and B, A taking the odd one. */
     private static int[] split(int threads) {
         return new int[] {threads - threads / 2, threads / 2};
+    }
+
+    /** Writes {@code results} to {@code json} in JMH's JSON format, making its folder if need be. */
+    private static void write(Path json, Collection<RunResult> results) throws IOException {
+        Files.createDirectories(json.getParent());
+        ResultFormatFactory.getInstance(ResultFormatType.JSON, json.toString()).writeOut(results);
     }
 
     private static Collection<RunResult> run(ChainedOptionsBuilder options) throws RunnerException {

@@ -1,6 +1,7 @@
 package dev.lockstep.v4.internal;
 
 import dev.lockstep.internal.Daemons;
+import dev.lockstep.internal.Uninterruptibly;
 import java.util.Map;
 import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.ExecutionException;
@@ -44,20 +45,13 @@ public final class GiveBacks implements AutoCloseable {
             return;
         }
         task.run();
-        boolean interrupted = false;
-        while (true) {
+        Uninterruptibly.run(() -> {
             try {
                 task.get();
-                break;
-            } catch (InterruptedException e) {
-                interrupted = true;
             } catch (ExecutionException failed) {
-                break;
+                // Sent and failed: the hold's lease ends it.
             }
-        }
-        if (interrupted) {
-            Thread.currentThread().interrupt();
-        }
+        });
     }
 
     /** Drops the give-backs not sent yet: their grants' leases end them. */
