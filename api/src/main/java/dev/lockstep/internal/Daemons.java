@@ -1,5 +1,6 @@
 package dev.lockstep.internal;
 
+import java.time.Duration;
 import java.util.concurrent.Executors;
 import java.util.concurrent.LinkedBlockingQueue;
 import java.util.concurrent.ScheduledThreadPoolExecutor;
@@ -20,6 +21,19 @@ public final class Daemons {
     public static ScheduledThreadPoolExecutor scheduler(String name) {
         ScheduledThreadPoolExecutor executor = new ScheduledThreadPoolExecutor(1, factory(name));
         executor.setRemoveOnCancelPolicy(true);
+        return executor;
+    }
+
+    /**
+     * As {@link #scheduler}, for tasks scheduled on the callers' hot path, most of them more than
+     * {@code tick} ahead and cancelled before they run (a hold's renewal and deadline). The thread
+     * sleeps until its queue's first task, and a new first task has to wake it: a context switch
+     * on every call that schedules one. A task that does nothing every {@code tick} stays first,
+     * so a task further out joins the queue without waking anyone.
+     */
+    public static ScheduledThreadPoolExecutor ticking(String name, Duration tick) {
+        ScheduledThreadPoolExecutor executor = scheduler(name);
+        executor.scheduleAtFixedRate(() -> { }, tick.toNanos(), tick.toNanos(), TimeUnit.NANOSECONDS);
         return executor;
     }
 

@@ -27,7 +27,7 @@ final class LeaseClock implements AutoCloseable {
     private final ThreadPoolExecutor notifier;
 
     LeaseClock(String clientName) {
-        this.clock = Daemons.scheduler("lockstep-lease-clock-" + clientName);
+        this.clock = Daemons.ticking("lockstep-lease-clock-" + clientName, Watchdog.TICK);
         this.notifier = Daemons.onDemand("lockstep-lease-loss-" + clientName);
     }
 

@@ -17,7 +17,7 @@ final class Renewer implements AutoCloseable {
     private final ScheduledExecutorService thread;
 
     Renewer(String clientName) {
-        this.thread = Daemons.scheduler("lockstep-watchdog-" + clientName);
+        this.thread = Daemons.ticking("lockstep-watchdog-" + clientName, Watchdog.TICK);
     }
 
     /** Runs {@code renewal} every third of {@code leaseMillis}, first a third from now; throws once closed. */

@@ -3,6 +3,7 @@ package dev.lockstep.v4.internal;
 import dev.lockstep.LeaseLoss;
 import dev.lockstep.LockObserver;
 import dev.lockstep.internal.Lease;
+import java.time.Duration;
 import java.util.function.Consumer;
 import java.util.function.LongFunction;
 
@@ -13,6 +14,12 @@ import java.util.function.LongFunction;
  * holds in a {@link HoldTable} made here.
  */
 public final class Watchdog implements AutoCloseable {
+
+    /**
+     * How often the renewal and clock threads wake with nothing to do: well under a default lease's
+     * third (10 s), so that scheduling a new hold's renewal and deadline wakes neither of them.
+     */
+    static final Duration TICK = Duration.ofSeconds(1);
 
     private final Renewer renewer;
     private final LeaseClock clock;
