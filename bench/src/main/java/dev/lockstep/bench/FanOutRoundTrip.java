@@ -1,6 +1,8 @@
 package dev.lockstep.bench;
 
+import dev.lockstep.internal.LuaScript;
 import dev.lockstep.testkit.fixture.RedisNode;
+import dev.lockstep.v6.RedLocks;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.concurrent.TimeUnit;
@@ -25,7 +27,9 @@ import redis.clients.jedis.Protocol;
  * The floor of a parallel round over N independent servers on this machine: one thread sends a
  * {@code PING} to every server, then reads every reply, with no thread in between. A quorum lock
  * asks all its nodes at once, so its acquisition over N nodes is read beside this, not beside N
- * single round trips.
+ * single round trips. A second floor sends stage 6's own lock script the same way, so that what
+ * stage 6 costs beyond it is its client's part. Both count the servers' processor time per round
+ * ({@link ServerCpu}).
  */
 @BenchmarkMode(Mode.SampleTime)
 @OutputTimeUnit(TimeUnit.MICROSECONDS)
@@ -37,6 +41,7 @@ public class FanOutRoundTrip {
     public int nodes;
 
     private RedisServers servers;
+    private long freshNames;
     private final List<EagerConnection> connections = new ArrayList<>();
 
     /** A connection that sends at once, so replies can be read after every request is out. */
@@ -54,10 +59,6 @@ public class FanOutRoundTrip {
             flush();
         }
 
-        void sendScript() {
-            sendCommand(Protocol.Command.EVAL, GRANT_LIKE, "1", "fanout-floor", "owner", "30000");
-            flush();
-        }
     }
 
     @Setup(Level.Trial)
@@ -73,22 +74,26 @@ public class FanOutRoundTrip {
         }
     }
 
-    /** A script with a lock grant's writes: one hash field and an expiry. */
-    private static final String GRANT_LIKE =
-            "redis.call('hset', KEYS[1], ARGV[1], 1); redis.call('pexpire', KEYS[1], ARGV[2]); return 1";
+    /** Stage 6's lock script, sent by SHA as stage 6 sends it. */
+    private static final LuaScript LOCK = LuaScript.load(RedLocks.class, "lock.lua");
+    private static final List<String> LOCK_ARGS = List.of("30000", "floor-owner", "0");
 
+    /** The round stage 6 sends to take a free lock, with none of its client around it: a fresh lock name each time. */
     @Benchmark
-    public void scriptEvery(Blackhole replies) {
+    public void scriptEvery(Blackhole replies, ServerCpu cpu) {
+        List<String> keys = List.of("fanout-floor-" + freshNames++);
+        cpu.round(servers);
         for (EagerConnection connection : connections) {
-            connection.sendScript();
+            LOCK.send(connection, keys, LOCK_ARGS);
         }
         for (EagerConnection connection : connections) {
-            replies.consume(connection.getOne());
+            replies.consume(LOCK.read(connection, keys, LOCK_ARGS));
         }
     }
 
     @Benchmark
-    public void pingEvery(Blackhole replies) {
+    public void pingEvery(Blackhole replies, ServerCpu cpu) {
+        cpu.round(servers);
         for (EagerConnection connection : connections) {
             connection.sendPing();
         }

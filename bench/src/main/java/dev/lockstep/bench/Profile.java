@@ -239,11 +239,11 @@ public final class Profile {
     }
 
     /**
-     * Stage 6 over 1 and 5 nodes beside two floors of a parallel round, in about four minutes: a
-     * {@code PING} to every node, and a grant's writes (a script that sets a hash field and its
-     * expiry) to every node, both on connections of their own with nothing in between. Where the
-     * machine has fewer cores than servers, the servers' own work waits for a core, which a PING
-     * hardly has. Three forks of each, so drift between forks is in every figure. Writes
+     * Stage 6 over 1 and 5 nodes beside two floors of a parallel round, in about three minutes: a
+     * {@code PING} to every node, and stage 6's own lock script to every node, both on connections
+     * of their own with nothing in between. Where the machine has fewer cores than servers, the
+     * servers' own work waits for a core, so each run also counts the servers' processor time
+     * ({@link ServerCpu}). Three forks of each, so drift between forks is in every figure. Writes
      * {@code bench/results/quorum-floor.json}.
      */
     private static void quorumFloor() throws RunnerException, IOException {

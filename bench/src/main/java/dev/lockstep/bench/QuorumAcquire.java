@@ -19,7 +19,8 @@ import org.openjdk.jmh.annotations.Threads;
  * v6: how long {@code lock()} takes over 1, 3 and 5 independent masters, and over 5 with one of
  * them stalled (SIGSTOP). Only the acquisition is measured; the unlock after each is set-up.
  * Requests to the nodes go out in parallel, so more nodes should cost little; a stalled node
- * should cost one node timeout, not a lease.
+ * should cost one node timeout, not a lease. The servers' processor time per acquisition
+ * ({@link ServerCpu}) includes the unlock after it.
  */
 @BenchmarkMode(Mode.SampleTime)
 @OutputTimeUnit(TimeUnit.MICROSECONDS)
@@ -104,7 +105,8 @@ public class QuorumAcquire {
     }
 
     @Benchmark
-    public void acquire(Healthy healthy) {
+    public void acquire(Healthy healthy, ServerCpu cpu) {
+        cpu.round(healthy.servers);
         healthy.lock.lock();
     }
 

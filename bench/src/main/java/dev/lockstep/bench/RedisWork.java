@@ -40,6 +40,14 @@ public class RedisWork {
         return reporting ? trial.iterationBusiestThread() : 0;
     }
 
+    /**
+     * Times this JVM's threads went to sleep in the iteration ({@link ThreadSleeps}): per
+     * acquisition, the round trips its caller waited for, plus every helper thread the lock woke.
+     */
+    public long threadSleeps() {
+        return reporting ? trial.iterationThreadSleeps() : 0;
+    }
+
     /** EVAL and EVALSHA requests in the iteration. */
     public long scriptCalls() {
         return reporting ? trial.iterationWork().scriptCalls() : 0;

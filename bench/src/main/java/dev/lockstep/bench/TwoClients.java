@@ -35,6 +35,8 @@ public class TwoClients {
     private volatile ServerWork iterationWork = ServerWork.NONE;
     private volatile long iterationAcquisitions;
     private volatile long iterationBusiestThread;
+    private long sleepsBefore;
+    private volatile long iterationThreadSleeps;
     private RedisServers servers;
     private LockClient clientA;
     private LockClient clientB;
@@ -56,10 +58,12 @@ public class TwoClients {
     public void startCounting() {
         workBefore = servers.work();
         acquisitionsBefore = countsByThread();
+        sleepsBefore = ThreadSleeps.total();
     }
 
     @TearDown(Level.Iteration)
     public void stopCounting() {
+        iterationThreadSleeps = ThreadSleeps.total() - sleepsBefore;
         iterationWork = servers.work().minus(workBefore);
         List<Long> byThread = countsByThread().entrySet().stream()
                 .map(count -> count.getValue() - acquisitionsBefore.getOrDefault(count.getKey(), 0L))
@@ -104,6 +108,11 @@ public class TwoClients {
     /** Acquisitions in the last iteration by the thread that took the lock most often. */
     long iterationBusiestThread() {
         return iterationBusiestThread;
+    }
+
+    /** How many times this JVM's threads went to sleep in the last iteration. */
+    long iterationThreadSleeps() {
+        return iterationThreadSleeps;
     }
 
     /** What the server did in the last iteration. */
