@@ -37,7 +37,7 @@ class DocsTest {
     private static final Pattern MODULES = Pattern.compile("-pl\\s+(\\S+)");
     private static final Pattern LAB_RUN = Pattern.compile("lockstep-lab\\.jar\\s+run\\s+(\\S+)\\s+(\\S+)");
     private static final Pattern BENCH_CLASS = Pattern.compile("benchmarks\\.jar\\s+(dev\\.lockstep\\.bench\\.\\w+)");
-    private static final Pattern RESULTS_FILE = Pattern.compile("\\b((?:bench|docs)/results/[\\w.+-]+\\.json)\\b");
+    private static final Pattern RESULTS_FILE = Pattern.compile("\\b((?:bench|docs)/results/[\\w.+/-]+\\.json)\\b");
 
     @Test
     void everyRelativeLinkNamesAFileThatIsThere() {

@@ -37,7 +37,7 @@ final class QuotedFigures {
 
     private static final Pattern MARKER = Pattern.compile("(?<!`)<!-- figure:.*?-->", Pattern.DOTALL);
     private static final Pattern BENCH = Pattern.compile(
-            "<!-- figure: (bench/results/[\\w.+-]+\\.json) (.+?) -->([\\d,]*\\d(?:\\.\\d+)?)(%?)");
+            "<!-- figure: (bench/results/[\\w.+/-]+\\.json) (.+?) -->([\\d,]*\\d(?:\\.\\d+)?)(%?)");
     private static final Pattern RUN = Pattern.compile(
             "<!-- figure: (docs/results/[\\w.+-]+/[\\w.+-]+\\.md)(?: besides ([^>]*))? -->\\n((?:[^\\n]+\\n?)+)");
     /** A number, commas dropped first: not part of a name such as {@code v3} or {@code w8}. */
