@@ -58,7 +58,6 @@ public class FanOutRoundTrip {
             sendCommand(Protocol.Command.PING);
             flush();
         }
-
     }
 
     @Setup(Level.Trial)

@@ -10,8 +10,8 @@ import org.openjdk.jmh.annotations.TearDown;
 /**
  * What the rounds of one iteration cost the servers, as secondary results that a table divides
  * one by the other: the rounds, the requests the servers read, and their processor time
- * ({@code INFO}'s {@code used_cpu_sys} + {@code used_cpu_user}), summed over every server. Where servers outnumber
- * the cores, that time is what a round over all of them waits for.
+ * ({@code INFO}'s {@code used_cpu_sys} + {@code used_cpu_user}), summed over every server.
+ * Where servers outnumber the cores, that time is what a round over all of them waits for.
  */
 @State(Scope.Thread)
 @AuxCounters(AuxCounters.Type.EVENTS)
