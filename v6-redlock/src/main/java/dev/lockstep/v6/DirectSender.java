@@ -1,7 +1,6 @@
 package dev.lockstep.v6;
 
 import dev.lockstep.v6.FanOut.Request;
-import java.util.concurrent.TimeUnit;
 import redis.clients.jedis.Connection;
 import redis.clients.jedis.exceptions.JedisConnectionException;
 import redis.clients.jedis.exceptions.JedisException;
@@ -47,8 +46,9 @@ final class DirectSender {
         int socketTimeout = connection.getSoTimeout();
         Reply reply;
         try {
-            // Never 0: to a socket that means no timeout at all.
-            connection.setSoTimeout((int) Math.max(1, TimeUnit.NANOSECONDS.toMillis(deadline - System.nanoTime())));
+            // Rounded up, so the read never gives up before the deadline; never 0, which to a socket means no timeout.
+            long millisLeft = (deadline - System.nanoTime() + 999_999) / 1_000_000;
+            connection.setSoTimeout((int) Math.max(1, millisLeft));
             reply = new Reply.Answered(request.read(connection));
         } catch (JedisConnectionException e) {
             if (Barrier.timedOut(e)) {
