@@ -243,7 +243,9 @@ public final class Profile {
      * {@code PING} to every node, and stage 6's own lock script to every node, both on connections
      * of their own with nothing in between. Where the machine has fewer cores than servers, the
      * servers' own work waits for a core, so each run also counts the servers' processor time
-     * ({@link ServerCpu}). Three forks of each, so drift between forks is in every figure. Writes
+     * ({@link ServerCpu}). Three forks of each, so drift between forks is in every figure. The
+     * warm-up outlasts the JIT compiler's first seconds: while it keeps the second core awake, a
+     * reply wakes a thread at once, and a one-node round ran at a third of its steady time. Writes
      * {@code bench/results/quorum-floor.json}.
      */
     private static void quorumFloor() throws RunnerException, IOException {
@@ -252,13 +254,18 @@ public final class Profile {
         System.out.println(machine());
         List<RunResult> results = new ArrayList<>();
         for (String floor : List.of("pingEvery", "scriptEvery")) {
-            results.addAll(run(Kind.QUICK.overNodes(FanOutRoundTrip.class, floor).forks(3).param("nodes", "1", "5")));
+            results.addAll(run(quorumFloorOptions(FanOutRoundTrip.class, floor)));
         }
-        results.addAll(run(Kind.QUICK.overNodes(QuorumAcquire.class, "acquire").forks(3).param("nodes", "1", "5")
+        results.addAll(run(quorumFloorOptions(QuorumAcquire.class, "acquire")
                 .param("contender", QuorumContender.V6_REDLOCK.name(), QuorumContender.V6_MULTILOCK.name())));
         write(json, results);
         System.out.println(machine());
         System.out.printf("quorum-floor run: %s after %s%n", json, Duration.ofNanos(System.nanoTime() - started).withNanos(0));
+    }
+
+    private static ChainedOptionsBuilder quorumFloorOptions(Class<?> benchmark, String method) {
+        return Kind.QUICK.overNodes(benchmark, method).forks(3).warmupIterations(3).warmupTime(TimeValue.seconds(2))
+                .param("nodes", "1", "5");
     }
 
     /**
