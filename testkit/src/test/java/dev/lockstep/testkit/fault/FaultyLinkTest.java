@@ -22,13 +22,19 @@ import java.util.concurrent.CopyOnWriteArrayList;
 import java.util.concurrent.CountDownLatch;
 import java.util.concurrent.TimeUnit;
 import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.parallel.Execution;
+import org.junit.jupiter.api.parallel.ExecutionMode;
 import redis.clients.jedis.HostAndPort;
 import redis.clients.jedis.Jedis;
 import redis.clients.jedis.JedisPubSub;
 import redis.clients.jedis.RedisClient;
 import redis.clients.jedis.exceptions.JedisConnectionException;
 
-/** {@link FaultyLink} in front of a real redis-server. */
+/**
+ * {@link FaultyLink} in front of a real redis-server. The tests run side by side: each has a link
+ * of its own, and its threads are told apart by the link's port.
+ */
+@Execution(ExecutionMode.CONCURRENT)
 class FaultyLinkTest extends SingleNodeTest {
 
     @Test
@@ -276,10 +282,12 @@ class FaultyLinkTest extends SingleNodeTest {
         }
     }
 
+    /** On a node of its own: the kill would drop the other tests' subscribers too. */
     @Test
     void killClientsDropsOnlyThatTypeOfConnection() throws Exception {
-        try (RedisClient client = RedisNode.newClient(node.address());
-             Jedis subscriber = new Jedis(node.address())) {
+        RedisNode ownNode = fixture.start();
+        try (RedisClient client = RedisNode.newClient(ownNode.address());
+             Jedis subscriber = new Jedis(ownNode.address())) {
             assertEquals("PONG", client.ping());
             Thread reader = new Thread(() -> {
                 try {
@@ -290,11 +298,11 @@ class FaultyLinkTest extends SingleNodeTest {
             }, "lockstep-test-killed");
             reader.setDaemon(true);
             reader.start();
-            try (Jedis direct = node.admin()) {
+            try (Jedis direct = ownNode.admin()) {
                 Await.until("the subscription is on", Duration.ofSeconds(5),
                         () -> direct.pubsubNumSub("faultylink:kill").get("faultylink:kill") == 1);
             }
-            assertEquals(1, node.killClients("pubsub"));
+            assertEquals(1, ownNode.killClients("pubsub"));
             reader.join(5_000);
             assertTrue(!reader.isAlive(), "the killed subscriber's read loop went on");
             assertEquals("PONG", client.ping(), "a normal connection survived a pubsub kill");
