@@ -20,13 +20,16 @@ import java.util.List;
 public final class LostReentryReply extends Scenario {
 
     private static final String LOCK = "orders";
-    private static final Duration LEASE = Duration.ofSeconds(3);
+    /**
+     * A's failed re-entry returns only after its client's timeouts, about 2 s, so a count left
+     * behind keeps B out for the lease's last 2 s: twice {@link #PROMPTLY}, whatever the machine's load.
+     */
+    private static final Duration LEASE = Duration.ofSeconds(4);
     /**
      * B sleeps on a release or spins every 100 ms, so a free lock is its well within this, even on
-     * stage 6 when a busy machine keeps two nodes' unlocks queued for half a second; a count left
-     * behind keeps B out for most of the 3 s lease.
+     * stage 6 when a busy machine keeps two nodes' unlocks queued for half a second.
      */
-    private static final Duration PROMPTLY = LEASE.dividedBy(3);
+    private static final Duration PROMPTLY = Duration.ofSeconds(1);
     private static final Duration B_WAIT = LEASE.multipliedBy(2);
 
     /** The scenario as the catalog lists it. */
