@@ -23,7 +23,8 @@ public interface LockHold extends AutoCloseable {
 
     /**
      * Whether the hold still counts, as far as this client can tell: not released, not lost, and
-     * an explicit lease not yet run out by this client's clock. Local and instant.
+     * a lease that nothing renews (an explicit one, or the fixed default before stage 4) not yet
+     * run out by this client's clock. Local and instant: it never asks Redis.
      */
     boolean isValid();
 

@@ -49,6 +49,20 @@ public abstract class AbstractDistLock extends ClientBoundLock implements DistLo
         return ownerValue() != null;
     }
 
+    /**
+     * Local and instant: whether the calling owner holds the lock as far as this client can tell, as
+     * a hold's {@code isValid()} asks it. By default {@link #isHeldByCurrentThread()}, local in
+     * every stage that does not ask Redis instead.
+     */
+    protected boolean believesHeld() {
+        return isHeldByCurrentThread();
+    }
+
+    /** Whether the calling owner has holds that this object's calls took and have not ended, whatever Redis says. */
+    protected final boolean countsHolds() {
+        return callerHolds.has(Caller.currentId());
+    }
+
     /** Stages before v4 cannot tell that a lease ran out, so they keep the listener and never call it. */
     @Override
     public final void onLeaseLost(Consumer<LeaseLoss> listener) {
@@ -114,7 +128,8 @@ public abstract class AbstractDistLock extends ClientBoundLock implements DistLo
 
     @Override
     public final Optional<LockHold> tryAcquire(Duration wait, Duration lease) throws InterruptedException {
-        return ThreadFreeHold.take(this, wait, lease);
+        Duration bound = lease != null || renewsDefaultLease() ? lease : defaultLease();
+        return ThreadFreeHold.take(this, this::believesHeld, bound, wait, lease);
     }
 
     @Override
@@ -220,5 +235,10 @@ public abstract class AbstractDistLock extends ClientBoundLock implements DistLo
     /** The lease of an acquisition that names none: the fixed {@link LockOptions#lease()} before the watchdog. */
     protected Duration defaultLease() {
         return options().lease();
+    }
+
+    /** Whether {@link #defaultLease()} is renewed while held (from stage 4 on): then only an explicit lease runs out on its own. */
+    protected boolean renewsDefaultLease() {
+        return false;
     }
 }

@@ -75,10 +75,19 @@ public abstract class AbstractLocks implements Locks {
     @Override
     public DistLock get(String name) {
         Args.name(name, "name");
+        return lockObject(name, name, () -> newLock(name));
+    }
+
+    /**
+     * The lock object under {@code key}, named {@code name}: the one this client has, or a new one
+     * from {@code create}. A stage's own key that no name can equal (a group of names, say) keeps
+     * its objects apart from those {@link #get} hands out.
+     */
+    protected final DistLock lockObject(Object key, String name, Supplier<DistLock> create) {
         if (closed) {
             throw new IllegalStateException("this Locks is closed; cannot get lock '" + name + "'");
         }
-        return lockObjects.get(name, this::newLock);
+        return lockObjects.get(key, create);
     }
 
     /** Called by a lock when a thread of this client took it: kept until no thread holds it. */

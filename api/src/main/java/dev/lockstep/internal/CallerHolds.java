@@ -44,6 +44,11 @@ final class CallerHolds {
         return taken;
     }
 
+    /** Whether owner {@code id} has holds counted here. */
+    boolean has(long id) {
+        return holdsByThread.containsKey(id);
+    }
+
     /**
      * Ends one hold of the calling thread, if it had any, whatever Redis said; true when that was
      * its last. When no thread has a hold any more, the client lets the object go.

@@ -3,8 +3,11 @@ package dev.lockstep.internal;
 import dev.lockstep.DistLock;
 import dev.lockstep.FencedLock;
 import dev.lockstep.LeaseLoss;
+import dev.lockstep.LockException;
 import dev.lockstep.LockHold;
+import dev.lockstep.RedisRefusedException;
 import java.lang.ref.Cleaner;
+import java.lang.ref.WeakReference;
 import java.time.Duration;
 import java.util.List;
 import java.util.Map;
@@ -15,13 +18,15 @@ import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.CopyOnWriteArrayList;
 import java.util.concurrent.atomic.AtomicBoolean;
 import java.util.concurrent.atomic.AtomicLong;
+import java.util.function.BooleanSupplier;
 import java.util.function.Consumer;
 import org.slf4j.LoggerFactory;
 
 /**
  * A {@link LockHold}: an owner of its own ({@link Caller}), on whose behalf the lock's thread-bound
  * calls run on whichever thread makes them. A hold dropped without a release is released when the
- * garbage collector finds it, and its lease ends it before that.
+ * garbage collector finds it, and its lease ends it before that. Only the handle keeps its
+ * {@code onLost} listeners, so a listener that mentions the handle cannot keep it from being found.
  */
 public final class ThreadFreeHold implements LockHold {
 
@@ -31,14 +36,21 @@ public final class ThreadFreeHold implements LockHold {
     private static final Cleaner DROPPED = Cleaner.create(Daemons.factory("LockHold-dropped"));
 
     private final State state;
+    private final List<Consumer<LeaseLoss>> listeners = new CopyOnWriteArrayList<>();
 
     private ThreadFreeHold(State state) {
         this.state = state;
     }
 
-    /** Waits at most {@code wait} to take {@code lock} for {@code lease} (null: the stage's default) as a hold of its own. */
-    public static Optional<LockHold> take(DistLock lock, Duration wait, Duration lease) throws InterruptedException {
-        State state = new State(lock, NEXT_ID.getAndDecrement());
+    /**
+     * Waits at most {@code wait} to take {@code lock} for {@code lease} (null: the stage's default) as
+     * a hold of its own. {@code believesHeld} says, locally and instantly, whether the owner acting
+     * holds it as far as the lock's calls saw; {@code unrenewed} is the lease that runs out on its
+     * own, unless extended (null when the lease is renewed while held).
+     */
+    public static Optional<LockHold> take(DistLock lock, BooleanSupplier believesHeld, Duration unrenewed,
+            Duration wait, Duration lease) throws InterruptedException {
+        State state = new State(lock, believesHeld, NEXT_ID.getAndDecrement());
         OPEN.put(state.caller.id(), state);
         long sent = System.nanoTime();
         boolean taken = false;
@@ -52,8 +64,9 @@ public final class ThreadFreeHold implements LockHold {
         if (!taken) {
             return Optional.empty();
         }
-        state.deadline = lease == null ? Long.MAX_VALUE : sent + lease.toNanos();
+        state.deadline = unrenewed == null ? Long.MAX_VALUE : sent + unrenewed.toNanos();
         ThreadFreeHold hold = new ThreadFreeHold(state);
+        state.handle = new WeakReference<>(hold);
         DROPPED.register(hold, state::dropped);
         return Optional.of(hold);
     }
@@ -74,7 +87,7 @@ public final class ThreadFreeHold implements LockHold {
     @Override
     public boolean isValid() {
         return !state.ended.get() && state.loss == null && System.nanoTime() - state.deadline < 0
-                && state.act(state.lock::isHeldByCurrentThread);
+                && state.act(state.believesHeld::getAsBoolean);
     }
 
     @Override
@@ -95,21 +108,24 @@ public final class ThreadFreeHold implements LockHold {
             throw released();
         }
         long sent = System.nanoTime();
-        boolean set = false;
         try {
             state.act(() -> {
                 state.lock.extend(lease);
                 return null;
             });
-            set = true;
         } catch (IllegalMonitorStateException gone) {
             state.deadline = sent;
             throw gone;
-        } finally {
-            long asked = sent + lease.toNanos();
-            // Unknown outcome: either lease may be the one Redis keeps, so trust the shorter.
-            state.deadline = set ? asked : Math.min(state.deadline, asked);
+        } catch (RedisRefusedException refused) {
+            // Redis ran nothing: the hold is as it was.
+            throw refused;
+        } catch (LockException unknown) {
+            // Either lease may be the one Redis keeps, so trust the shorter.
+            state.deadline = Math.min(state.deadline, sent + lease.toNanos());
+            throw unknown;
         }
+        // Anything else was refused at the call (a bad lease, a closed client, a stage that cannot extend): nothing was sent.
+        state.deadline = sent + lease.toNanos();
     }
 
     @Override
@@ -130,10 +146,23 @@ public final class ThreadFreeHold implements LockHold {
     @Override
     public void onLost(Consumer<LeaseLoss> listener) {
         Objects.requireNonNull(listener, "listener must not be null");
-        state.listeners.add(listener);
+        listeners.add(listener);
         LeaseLoss loss = state.loss;
-        if (loss != null && state.listeners.remove(listener)) {
+        if (loss != null && listeners.remove(listener)) {
             listener.accept(loss);
+        }
+    }
+
+    /** Tells each listener of {@code loss} once; one failing listener does not silence the rest. */
+    private void tell(LeaseLoss loss) {
+        for (Consumer<LeaseLoss> listener : listeners) {
+            if (listeners.remove(listener)) {
+                try {
+                    listener.accept(loss);
+                } catch (RuntimeException e) {
+                    LoggerFactory.getLogger(ThreadFreeHold.class).warn("a loss listener of {} failed", state.caller.name(), e);
+                }
+            }
         }
     }
 
@@ -146,21 +175,26 @@ public final class ThreadFreeHold implements LockHold {
         return new IllegalMonitorStateException(state.caller.name() + " was released already");
     }
 
-    /** All a hold knows, apart from the handle, so that the cleaner can release a dropped handle's hold. */
+    /**
+     * All a hold knows apart from the handle and its listeners, so that the cleaner can release a
+     * dropped handle's hold: nothing here may reach the handle but weakly.
+     */
     private static final class State {
 
         final DistLock lock;
+        final BooleanSupplier believesHeld;
         final Caller caller;
         final AtomicBoolean ended = new AtomicBoolean();
-        final List<Consumer<LeaseLoss>> listeners = new CopyOnWriteArrayList<>();
+        volatile WeakReference<ThreadFreeHold> handle = new WeakReference<>(null);
         volatile LeaseLoss loss;
         /** Set once the handle was collected: a watchdog stops renewing then. */
         volatile boolean dropped;
         /** Until when an explicit lease surely runs, in {@link System#nanoTime()}. */
         volatile long deadline = Long.MAX_VALUE;
 
-        State(DistLock lock, long id) {
+        State(DistLock lock, BooleanSupplier believesHeld, long id) {
             this.lock = lock;
+            this.believesHeld = believesHeld;
             this.caller = new Caller(id, "hold " + -id + " of lock '" + lock.name() + "'", () -> !dropped);
         }
 
@@ -182,14 +216,9 @@ public final class ThreadFreeHold implements LockHold {
         void lost(LeaseLoss lost) {
             loss = lost;
             OPEN.remove(caller.id());
-            for (Consumer<LeaseLoss> listener : listeners) {
-                if (listeners.remove(listener)) {
-                    try {
-                        listener.accept(lost);
-                    } catch (RuntimeException e) {
-                        LoggerFactory.getLogger(ThreadFreeHold.class).warn("a loss listener of {} failed", caller.name(), e);
-                    }
-                }
+            ThreadFreeHold hold = handle.get();
+            if (hold != null) {
+                hold.tell(lost);
             }
         }
 

@@ -84,6 +84,12 @@ public final class ReentrantHashLocks extends AbstractLocks {
             return ask("forceUnlock", () -> RedissonLayout.forceUnlock(redis(), key(), channel));
         }
 
+        /** Local: a hold's validity never waits for Redis; the holds this client's calls took and not yet ended. */
+        @Override
+        protected boolean believesHeld() {
+            return countsHolds();
+        }
+
         /** Asks Redis: the owner field is there only while this thread holds the lock. */
         @Override
         public boolean isHeldByCurrentThread() {

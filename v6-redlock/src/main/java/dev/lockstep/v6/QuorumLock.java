@@ -66,6 +66,11 @@ final class QuorumLock extends AbstractDistLock {
     }
 
     @Override
+    protected boolean renewsDefaultLease() {
+        return true;
+    }
+
+    @Override
     protected boolean tryAcquireOnce(Lease lease) {
         return tryAcquire(lease) == null;
     }

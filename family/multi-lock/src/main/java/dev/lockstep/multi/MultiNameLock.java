@@ -123,7 +123,7 @@ public final class MultiNameLock implements DistLock {
     /** Waits at most {@code wait}, in all, to take every part for {@code lease} as one hold that belongs to no thread. */
     @Override
     public Optional<LockHold> tryAcquire(Duration wait, Duration lease) throws InterruptedException {
-        return ThreadFreeHold.take(this, wait, lease);
+        return ThreadFreeHold.take(this, this::isHeldByCurrentThread, lease, wait, lease);
     }
 
     /** Sets every part's remaining lease, whatever any of them answers; the first failure is thrown, the others suppressed in it. */

@@ -28,8 +28,6 @@ import redis.clients.jedis.util.JedisClusterCRC16;
  */
 public final class MultiNameLocks extends PubSubLocks implements CompositeLocks {
 
-    /** The names the calling thread is asking {@link #get} for; none: a lock of one name. */
-    private final ThreadLocal<List<String>> asking = new ThreadLocal<>();
     private final NameHolds nameHolds = new NameHolds();
 
     /** A client over {@code redis}: a single server, or a Cluster. */
@@ -67,24 +65,22 @@ public final class MultiNameLocks extends PubSubLocks implements CompositeLocks 
         return perSlot.size() == 1 ? perSlot.get(0) : new MultiNameLock(perSlot);
     }
 
-    /** The one-script lock over {@code names}, all of one slot: this client's one object for them. */
+    /**
+     * The one-script lock over {@code names}, all of one slot: this client's one object for them, kept
+     * under the list of names, so that it is never the lock of a name that looks like the group's
+     * ({@code get("a+b")} is the lock of the name {@code a+b}).
+     */
     private DistLock lockOver(List<String> names) {
-        String name = String.join("+", names);
         if (names.size() == 1) {
-            return get(name);
+            return get(names.get(0));
         }
-        asking.set(names);
-        DistLock lock;
-        try {
-            lock = get(name);
-        } finally {
-            asking.remove();
-        }
-        if (!((NameGroupLock) lock).names().equals(names)) {
-            throw new IllegalArgumentException("this client already has a lock of the one name '" + name
-                    + "', which is not the lock over " + names + ": use another client for one of them");
-        }
-        return lock;
+        String name = String.join("+", names);
+        return lockObject(new NameGroup(List.copyOf(names)), name,
+                () -> new NameGroupLock(name, names, this, watchdog(), subscriber(), nameHolds));
+    }
+
+    /** The key a group's lock object is kept under: no name equals it. */
+    private record NameGroup(List<String> names) {
     }
 
     /** The slot {@code name} lives in: all names share one on a single server. */
@@ -99,7 +95,6 @@ public final class MultiNameLocks extends PubSubLocks implements CompositeLocks 
 
     @Override
     protected DistLock newLock(String name) {
-        List<String> names = asking.get();
-        return new NameGroupLock(name, names != null ? names : List.of(name), this, watchdog(), subscriber(), nameHolds);
+        return new NameGroupLock(name, List.of(name), this, watchdog(), subscriber(), nameHolds);
     }
 }

@@ -1,5 +1,6 @@
 package dev.lockstep.starter;
 
+import dev.lockstep.internal.Args;
 import java.lang.reflect.Constructor;
 import java.lang.reflect.Method;
 import java.time.Duration;
@@ -28,8 +29,9 @@ record LockedMethod(Method method, String prefix, Expression key, Duration waitF
      * Parses {@code locked} on {@code method}; {@code ${...}} placeholders resolve in {@code environment}.
      *
      * @throws IllegalArgumentException naming the method and attribute, for a blank name, a key that
-     *                                  does not parse, a wait or lease that is not a duration, or an
-     *                                  exception class without a usable constructor
+     *                                  does not parse, a wait or lease that is not a duration, a lease
+     *                                  a lock refuses (outside 10 ms to 365 days), or an exception class
+     *                                  without a usable constructor
      */
     static LockedMethod of(Method method, Locked locked, LockstepProperties properties, Environment environment) {
         String where = "@Locked on " + method.getDeclaringClass().getSimpleName() + "." + method.getName() + ": ";
@@ -49,8 +51,13 @@ record LockedMethod(Method method, String prefix, Expression key, Duration waitF
         if (wait != null && wait.isNegative()) {
             throw new IllegalArgumentException(where + "waitFor must be zero or positive, was " + locked.waitFor());
         }
-        if (lease != null && (lease.isNegative() || lease.isZero())) {
-            throw new IllegalArgumentException(where + "lease must be positive, was " + locked.lease());
+        if (lease != null) {
+            try {
+                Args.lease(lease);
+            } catch (IllegalArgumentException refused) {
+                // The lock would refuse it at every call: refuse it once, at start.
+                throw new IllegalArgumentException(where + refused.getMessage() + " ('" + locked.lease() + "')", refused);
+            }
         }
         Duration waitOrDefault = wait == null ? properties.defaultWait() : wait;
         return new LockedMethod(method, properties.keyPrefix() + locked.name(), key, waitOrDefault, lease,

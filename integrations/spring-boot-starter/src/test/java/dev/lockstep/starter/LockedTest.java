@@ -157,6 +157,15 @@ class LockedTest extends SingleNodeTest {
     }
 
     @Test
+    void aLeaseEveryLockRefusesStopsTheStart() {
+        new ApplicationContextRunner().withConfiguration(AutoConfigurations.of(LockstepAutoConfiguration.class))
+                .withPropertyValues("lockstep.redis.port=" + node.address().getPort())
+                .withBean(Shelf.Hasty.class)
+                .run(context -> StartupFailure.assertSays(context,
+                        "@Locked on Hasty.badLease: lease must be between PT0.01S and PT8760H, was PT0.005S ('5ms')"));
+    }
+
+    @Test
     void callsOnVirtualThreadsHoldTheLockOneAtATime() throws Exception {
         assumeTrue(Runtime.version().feature() >= 21, "virtual threads need JDK 21; this is " + Runtime.version());
         // Looked up by name: the module compiles for Java 17, where the method does not exist.

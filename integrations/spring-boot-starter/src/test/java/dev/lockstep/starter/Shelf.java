@@ -58,6 +58,15 @@ class Shelf {
         }
     }
 
+    /** A service whose lease is one every lock refuses: it must not start either. */
+    static class Hasty {
+
+        /** Never called: the context refuses the attribute first. */
+        @Locked(name = "shelf", lease = "5ms")
+        public void badLease() {
+        }
+    }
+
     /** The shelf's own timeout exception. */
     public static class SoldOut extends RuntimeException {
 

@@ -46,13 +46,15 @@ import static org.junit.jupiter.api.Assumptions.assumeTrue;
  *
  * <p>The tests come in parts by concern, each an interface of default test methods on what this
  * class provides ({@link StageUnderTest}): {@link ScenarioPlays}, {@link BasicBehaviour}, {@link
- * BadInput}, {@link ClosedClients}, {@link ServerFaults}, {@link CallFaults} and {@link HandedOffHolds}.
+ * BadInput}, {@link ClosedClients}, {@link ServerFaults}, {@link CallFaults}, {@link HandedOffHolds} and
+ * {@link HoldBeliefs}.
  */
 @TestInstance(TestInstance.Lifecycle.PER_CLASS)
 @Execution(ExecutionMode.CONCURRENT)
 @ExtendWith({TimingSlots.class, LeakCheck.class})
 public abstract class LockContract
-        implements ScenarioPlays, BasicBehaviour, BadInput, ClosedClients, ServerFaults, CallFaults, HandedOffHolds {
+        implements ScenarioPlays, BasicBehaviour, BadInput, ClosedClients, ServerFaults, CallFaults, HandedOffHolds,
+        HoldBeliefs {
 
     private final Scoreboard scoreboard = new Scoreboard();
     private StageSpec spec;

@@ -26,6 +26,10 @@ final class Hold {
     private volatile String lossReason;
     private volatile ScheduledFuture<?> renewal;
     private volatile ScheduledFuture<?> check;
+    /** Held while a renewal is sent and answered, so that the owner's own lease is never sent beside one. */
+    private final Object renewalInFlight = new Object();
+    /** The deadline a renewal whose outcome is unknown may have left in Redis, or {@link Long#MAX_VALUE}. */
+    private volatile long unknownRenewal = Long.MAX_VALUE;
 
     /** A hold of {@code lockName} by {@code owner}, watched by {@code clock}; {@code onLost} hears of its loss, once. */
     Hold(String lockName, Caller owner, LeaseClock clock, Consumer<Hold> onLost) {
@@ -60,20 +64,44 @@ final class Hold {
         deadline = Math.max(deadline, nanoTime);
     }
 
-    /** A renewal set the lease to run until {@code nanoTime}; unless the owner set the lease itself since ({@link #stopRenewing}). */
-    void renewedTo(long nanoTime) {
-        if (renewal != null) {
-            extendTo(nanoTime);
+    /**
+     * Runs {@code send}, one renewal, unless the owner set the lease itself since ({@link #stopRenewing}):
+     * never beside the owner's own lease, whose request must be the last Redis sees.
+     */
+    void renew(Runnable send) {
+        synchronized (renewalInFlight) {
+            if (renewal != null) {
+                send.run();
+            }
         }
     }
 
-    /** The owner sets the lease from now on: nothing renews it. */
-    void stopRenewing() {
-        ScheduledFuture<?> task = renewal;
-        renewal = null;
+    /** A renewal set the lease to run until {@code nanoTime}: the deadline moves on. */
+    void renewedTo(long nanoTime) {
+        unknownRenewal = Long.MAX_VALUE;
+        extendTo(nanoTime);
+    }
+
+    /** A renewal that would have set the lease to run until {@code nanoTime} failed: Redis may or may not have run it. */
+    void renewalUnknown(long nanoTime) {
+        unknownRenewal = Math.min(unknownRenewal, nanoTime);
+    }
+
+    /**
+     * The owner sets the lease from now on: nothing renews it. Waits for a renewal in flight, whose
+     * lease would otherwise land after the owner's. Returns until when a renewal whose outcome is
+     * unknown may leave the lease in Redis (it may still land later), or {@link Long#MAX_VALUE}.
+     */
+    long stopRenewing() {
+        ScheduledFuture<?> task;
+        synchronized (renewalInFlight) {
+            task = renewal;
+            renewal = null;
+        }
         if (task != null) {
             task.cancel(false);
         }
+        return unknownRenewal;
     }
 
     /** The owner set the lease to run until {@code nanoTime}: the deadline follows, also when it is earlier. */

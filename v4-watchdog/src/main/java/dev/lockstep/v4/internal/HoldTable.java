@@ -134,21 +134,22 @@ public final class HoldTable {
         if (hold == null || !hold.isHeld()) {
             throw hold != null && hold.lostAt() != null ? new LeaseLostException(loss(hold)) : notHeld();
         }
-        hold.stopRenewing();
+        // A renewal whose outcome is unknown may still land after this lease: trust the shorter of the two.
+        long renewalMayLeave = hold.stopRenewing();
         long sent = System.nanoTime();
         boolean ours;
         try {
             ours = set.getAsBoolean();
         } catch (RuntimeException unknown) {
             // Either lease may be the one Redis keeps: trust the shorter.
-            hold.leaseUntil(Math.min(hold.deadline(), LeaseClock.deadline(sent, lease)));
+            hold.leaseUntil(Math.min(Math.min(hold.deadline(), renewalMayLeave), LeaseClock.deadline(sent, lease)));
             throw unknown;
         }
         if (!ours) {
             hold.lose("an extend found this owner's field gone from Redis");
             throw new LeaseLostException(loss(hold));
         }
-        hold.leaseUntil(LeaseClock.deadline(sent, lease));
+        hold.leaseUntil(Math.min(renewalMayLeave, LeaseClock.deadline(sent, lease)));
     }
 
     /** An unlock, as each lock sends it: its script and what its reply means. */

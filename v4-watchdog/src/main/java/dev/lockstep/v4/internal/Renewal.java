@@ -39,6 +39,10 @@ final class Renewal implements Runnable {
             hold.lose("its thread ended without unlocking");
             return;
         }
+        hold.renew(this::send);
+    }
+
+    private void send() {
         long sent = System.nanoTime();
         try {
             if (renew.getAsBoolean()) {
@@ -51,6 +55,7 @@ final class Renewal implements Runnable {
                 hold.lose("Redis no longer had this owner's field at renewal");
             }
         } catch (RuntimeException e) {
+            hold.renewalUnknown(LeaseClock.deadline(sent, leaseNanos));
             observer.renewalFailed(hold.lockName(), e);
             long leftMillis = (hold.deadline() - System.nanoTime()) / 1_000_000;
             if (!failing) {

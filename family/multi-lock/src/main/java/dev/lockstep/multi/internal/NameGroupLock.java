@@ -156,9 +156,20 @@ public final class NameGroupLock extends WatchdogLock {
         return null;
     }
 
+    /**
+     * Renews (or, asked by the owner, extends) every name for {@code leaseMillis}; a name that
+     * {@code owner} holds through another lock of the client too is never shortened, since that
+     * lock's hold believes in its own lease.
+     */
     @Override
     protected boolean renew(String owner, long leaseMillis) {
-        return Long.valueOf(1).equals(RENEW_ALL.run(redis(), names, List.of(Long.toString(leaseMillis), owner)));
+        long thread = threadOf(owner);
+        int mine = holdCountOf(thread);
+        List<String> args = new ArrayList<>(names.size() + 2);
+        args.add(Long.toString(leaseMillis));
+        args.add(owner);
+        names.forEach(name -> args.add(nameHolds.of(name, thread) > mine ? "1" : "0"));
+        return Long.valueOf(1).equals(RENEW_ALL.run(redis(), names, args));
     }
 
     /**
@@ -167,7 +178,7 @@ public final class NameGroupLock extends WatchdogLock {
      */
     @Override
     protected Object unlockScript(String owner, int holds) {
-        long thread = Long.parseLong(owner.substring(owner.lastIndexOf(':') + 1));
+        long thread = threadOf(owner);
         int mine = holdCountOf(thread);
         List<String> args = new ArrayList<>(2 * names.size() + 3);
         args.add(owner);
@@ -176,6 +187,11 @@ public final class NameGroupLock extends WatchdogLock {
         names.forEach(name -> args.add(Integer.toString(nameHolds.of(name, thread) - mine + holds)));
         args.addAll(channels);
         return UNLOCK_ALL.run(redis(), names, args);
+    }
+
+    /** The thread (or hold) an owner field {@code clientId:threadId} names. */
+    private static long threadOf(String owner) {
+        return Long.parseLong(owner.substring(owner.lastIndexOf(':') + 1));
     }
 
     /** Force-unlocks each name; true when any was held. */
