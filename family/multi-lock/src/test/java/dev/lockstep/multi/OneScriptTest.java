@@ -152,8 +152,5 @@ class OneScriptTest extends SingleNodeTest {
         assertThrows(IllegalArgumentException.class, () -> locks.getAll("a", "a"));
         assertThrows(NullPointerException.class, () -> locks.getAll("a", null));
         assertThrows(IllegalArgumentException.class, () -> locks.getAll("a", " "));
-        locks.get("a+b");
-        assertThrows(IllegalArgumentException.class, () -> locks.getAll("a", "b"),
-                "a lone name spelled like the pair is not the pair");
     }
 }
