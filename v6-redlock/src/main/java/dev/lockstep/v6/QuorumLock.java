@@ -7,6 +7,7 @@ import dev.lockstep.internal.LuaScript;
 import dev.lockstep.internal.Patience;
 import dev.lockstep.v3.internal.RedissonLayout;
 import dev.lockstep.v4.internal.HoldTable;
+import dev.lockstep.v4.internal.Unlock;
 import dev.lockstep.v4.internal.Watchdog;
 import dev.lockstep.v4.internal.WatchdogLock;
 import dev.lockstep.v5.internal.AcquireLoop;
@@ -176,7 +177,7 @@ final class QuorumLock extends AbstractDistLock {
         // the replies of an inner unlock could not tell it from the last one, and a late grant's extra
         // count on a node is put right by the next call.
         String owner = threadOwner();
-        Votes votes = holds.release(new HoldTable.Unlock<Votes>() {
+        Votes votes = holds.release(new Unlock<Votes>() {
             @Override
             public Votes run(int held) {
                 Request unlock = new Request(owner, UNLOCK, List.of(key(), channel),

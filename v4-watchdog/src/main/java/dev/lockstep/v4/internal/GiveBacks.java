@@ -8,6 +8,7 @@ import java.util.concurrent.ExecutionException;
 import java.util.concurrent.FutureTask;
 import java.util.concurrent.RejectedExecutionException;
 import java.util.concurrent.ThreadPoolExecutor;
+import redis.clients.jedis.exceptions.JedisConnectionException;
 
 /**
  * Give-backs: undoing in Redis what an owner may hold without knowing it, such as the grant of a
@@ -17,6 +18,8 @@ import java.util.concurrent.ThreadPoolExecutor;
  * and takes back, a later grant.
  */
 public final class GiveBacks implements AutoCloseable {
+
+    private static final int ATTEMPTS = 3;
 
     private final ThreadPoolExecutor thread;
     private final Map<String, Pending> pending = new ConcurrentHashMap<>();
@@ -52,6 +55,24 @@ public final class GiveBacks implements AutoCloseable {
                 // Sent and failed: the hold's lease ends it.
             }
         });
+    }
+
+    /**
+     * Sends {@code unlock}, a give-back, quietly. A pool may still hand out connections a broken
+     * link closed, and each fails at once, so a few attempts reach a fresh one; if none answers, or
+     * Redis refuses, the hold's lease ends it.
+     */
+    public static void send(Runnable unlock) {
+        for (int attempt = 1; attempt <= ATTEMPTS; attempt++) {
+            try {
+                unlock.run();
+                return;
+            } catch (JedisConnectionException unreachable) {
+                // Next attempt, on another connection.
+            } catch (RuntimeException refused) {
+                return;
+            }
+        }
     }
 
     /** Drops the give-backs not sent yet: their grants' leases end them. */

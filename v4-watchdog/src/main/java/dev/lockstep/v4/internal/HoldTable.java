@@ -152,20 +152,6 @@ public final class HoldTable {
         hold.leaseUntil(Math.min(renewalMayLeave, LeaseClock.deadline(sent, lease)));
     }
 
-    /** An unlock, as each lock sends it: its script and what its reply means. */
-    public interface Unlock<R> {
-
-        /** Sends the unlock for the calling thread, which had {@code holds} holds. */
-        R run(int holds);
-
-        /** Whether {@code reply} says Redis had no field of this owner: the thread held nothing there. */
-        boolean refused(R reply);
-
-        /** The calling thread holds nothing here: undo what a grant whose reply was lost may have left. Must not throw. */
-        default void notHeld() {
-        }
-    }
-
     /**
      * Ends one of the calling thread's holds, whatever Redis answers: a call that failed may have run,
      * and the thread's next call writes its count anyway. Only the last hold, or a refusal, ends the

@@ -33,7 +33,6 @@ public class WatchdogLock extends AbstractDistLock {
 
     private static final LuaScript LOCK = LuaScript.load(WatchdogLock.class, "lock-or-take-over.lua");
     private static final LuaScript UNLOCK = LuaScript.load(WatchdogLock.class, "unlock-counted.lua");
-    private static final int GIVE_BACK_ATTEMPTS = 3;
 
     private final HoldTable holds;
     private final String channel;
@@ -118,22 +117,9 @@ public class WatchdogLock extends AbstractDistLock {
         return null;
     }
 
-    /**
-     * Undoes a hold {@code owner} may have in Redis without believing it. A pool may still hand out
-     * connections a broken link closed, and each fails at once, so a few attempts reach a fresh one;
-     * if none answers, the hold's lease ends it.
-     */
+    /** Undoes a hold {@code owner} may have in Redis without believing it, as {@link GiveBacks#send} sends it. */
     private void giveBackQuietly(String owner) {
-        for (int attempt = 1; attempt <= GIVE_BACK_ATTEMPTS; attempt++) {
-            try {
-                unlockScript(owner, 1);
-                return;
-            } catch (JedisConnectionException unreachable) {
-                // Next attempt, on another connection.
-            } catch (RuntimeException refused) {
-                return;
-            }
-        }
+        GiveBacks.send(() -> unlockScript(owner, 1));
     }
 
     /** Renews {@code owner}'s hold for {@code leaseMillis} with stage 3's extend; false when Redis no longer has it. */
@@ -161,7 +147,7 @@ public class WatchdogLock extends AbstractDistLock {
     @Override
     protected final void release() {
         String owner = threadOwner();
-        holds.release(new HoldTable.Unlock<Object>() {
+        holds.release(new Unlock<Object>() {
             @Override
             public Object run(int held) {
                 try {
