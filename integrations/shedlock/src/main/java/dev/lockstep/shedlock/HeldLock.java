@@ -1,5 +1,6 @@
 package dev.lockstep.shedlock;
 
+import dev.lockstep.LockException;
 import dev.lockstep.LockHold;
 import java.time.Duration;
 import java.util.Optional;
@@ -7,12 +8,16 @@ import net.javacrumbs.shedlock.core.AbstractSimpleLock;
 import net.javacrumbs.shedlock.core.ClockProvider;
 import net.javacrumbs.shedlock.core.LockConfiguration;
 import net.javacrumbs.shedlock.core.SimpleLock;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
 
 /**
  * A job's lock as ShedLock sees it: one {@link LockHold}. ShedLock's base class makes each
  * instance good for one {@code unlock} or {@code extend}; an extension hands the hold on to a new instance.
  */
 final class HeldLock extends AbstractSimpleLock {
+
+    private static final Logger LOG = LoggerFactory.getLogger(HeldLock.class);
 
     /** How much longer than {@code lockAtLeastFor} an early-unlocked lock's lease runs, as a fallback. */
     static final Duration RELEASE_MARGIN = Duration.ofMillis(250);
@@ -26,10 +31,24 @@ final class HeldLock extends AbstractSimpleLock {
 
     /**
      * Releases now if {@code lockAtLeastFor} is over; otherwise the lock stays until it is, and
-     * {@link Lingering} releases it then.
+     * {@link Lingering} releases it then. Never throws, as ShedLock's Redis providers do not: its
+     * executor unlocks in a {@code finally}, where an exception would replace the job's own. A lock
+     * that ran out ({@code lockAtMostFor}) and may be another node's now, or a Redis out of reach,
+     * is logged, and the lease ends whatever is left.
      */
     @Override
     protected void doUnlock() {
+        try {
+            release();
+        } catch (IllegalMonitorStateException gone) {
+            LOG.warn("lock '{}': the run outlived its lock ({}); nothing released, another node may hold it now",
+                    hold.lockName(), gone.getMessage());
+        } catch (LockException unreachable) {
+            LOG.warn("lock '{}': not released ({}); lockAtMostFor ends it", hold.lockName(), unreachable.getMessage());
+        }
+    }
+
+    private void release() {
         Duration left = Duration.between(ClockProvider.now(), lockConfiguration.getLockAtLeastUntil());
         if (left.isNegative() || left.isZero()) {
             hold.release();
@@ -46,7 +65,7 @@ final class HeldLock extends AbstractSimpleLock {
     @Override
     protected Optional<SimpleLock> doExtend(LockConfiguration newConfiguration) {
         try {
-            hold.extend(newConfiguration.getLockAtMostFor());
+            hold.extend(LockstepLockProvider.atLeastShortest(newConfiguration.getLockAtMostFor()));
             return Optional.of(new HeldLock(newConfiguration, hold));
         } catch (IllegalMonitorStateException released) {
             // Lost, released, or run out in Redis: ShedLock's contract answers that with empty.

@@ -1,6 +1,7 @@
 package dev.lockstep.shedlock;
 
 import dev.lockstep.Locks;
+import dev.lockstep.internal.Args;
 import java.time.Duration;
 import java.util.Objects;
 import java.util.Optional;
@@ -38,23 +39,28 @@ public final class LockstepLockProvider implements ExtensibleLockProvider {
 
     /**
      * One attempt, never a wait (ShedLock skips a run whose lock is taken): the lock for
-     * {@code lockAtMostFor}, or empty when another node holds it.
+     * {@code lockAtMostFor}, or empty when another node holds it. ShedLock takes any non-negative
+     * {@code lockAtMostFor}; one under 10 ms, the shortest lease a lock takes, holds for 10 ms.
      *
-     * @throws NullPointerException     when {@code lockConfiguration} is null
-     * @throws IllegalArgumentException when {@code lockAtMostFor} is under 10 ms
+     * @throws NullPointerException when {@code lockConfiguration} is null
      */
     @Override
     public Optional<SimpleLock> lock(LockConfiguration lockConfiguration) {
         Objects.requireNonNull(lockConfiguration, "lockConfiguration must not be null");
         try {
             return locks.get(keyPrefix + lockConfiguration.getName())
-                    .tryAcquire(Duration.ZERO, lockConfiguration.getLockAtMostFor())
+                    .tryAcquire(Duration.ZERO, atLeastShortest(lockConfiguration.getLockAtMostFor()))
                     .map(hold -> new HeldLock(lockConfiguration, hold));
         } catch (InterruptedException e) {
             // A single attempt does not wait, so this is a shutdown in progress: take nothing, keep the flag.
             Thread.currentThread().interrupt();
             return Optional.empty();
         }
+    }
+
+    /** {@code lease}, or the shortest lease a lock takes when it is shorter. */
+    static Duration atLeastShortest(Duration lease) {
+        return lease.compareTo(Args.MIN_LEASE) < 0 ? Args.MIN_LEASE : lease;
     }
 
     /** The lock name a job called {@code jobName} takes, for operators reading Redis. */

@@ -88,13 +88,14 @@ public final class LockstepLockRegistry
      * the watchdog no longer renews it.
      *
      * @throws NullPointerException          when an argument is null
-     * @throws IllegalArgumentException      when {@code lockKey} is not a String, or {@code ttl} is outside 10 ms to 365 days
+     * @throws IllegalArgumentException      when {@code lockKey} is not a String, or {@code ttl} is not positive or
+     *                                       over 365 days (under 10 ms, 10 ms is set: the shortest lease a lock takes)
      * @throws IllegalMonitorStateException  when this thread does not hold the lock, or Redis no longer has its hold
      */
     @Override
     public void renewLock(Object lockKey, Duration ttl) {
         Objects.requireNonNull(ttl, "ttl must not be null");
-        locks.get(keyPrefix + keyOf(lockKey)).extend(ttl);
+        locks.get(keyPrefix + keyOf(lockKey)).extend(LockstepDistributedLock.atLeastShortest(ttl));
     }
 
     /** How many locks are cached, for tests and metrics. */
