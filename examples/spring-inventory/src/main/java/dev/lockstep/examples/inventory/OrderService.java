@@ -52,13 +52,18 @@ public class OrderService {
             return sell(product, quantity, null);
         }
         DistLock lock = locks.get(productLock(product));
-        if (!lock.tryLock(settings.lockWait(), null)) {
-            throw Refusal.lockBusy(product, settings.lockWait());
-        }
+        boolean refused = false;
         try {
+            // Inside the try: a call that fails may still have taken the lock, and the unlock gives that back.
+            refused = !lock.tryLock(settings.lockWait(), null);
+            if (refused) {
+                throw Refusal.lockBusy(product, settings.lockWait());
+            }
             return sell(product, quantity, tokenOf(lock, product));
         } finally {
-            unlock(lock);
+            if (!refused) {
+                unlock(lock);
+            }
         }
     }
 
@@ -95,14 +100,19 @@ public class OrderService {
     /** Takes {@code both}, then sells under it; the parts, when known, give stage 7's tokens. */
     private Purchase purchaseUnder(DistLock both, DistLock productPart, DistLock accountPart, String customer,
                                    String product, int quantity) throws InterruptedException {
-        if (!both.tryLock(settings.lockWait(), null)) {
-            throw Refusal.locksBusy(product, customer, settings.lockWait());
-        }
+        boolean refused = false;
         try {
+            // Inside the try: a call that fails may still have taken a part, and the unlock gives that back.
+            refused = !both.tryLock(settings.lockWait(), null);
+            if (refused) {
+                throw Refusal.locksBusy(product, customer, settings.lockWait());
+            }
             return purchase(customer, product, quantity, tokenOf(productPart, product),
                     tokenOf(accountPart, "account " + customer));
         } finally {
-            unlock(both);
+            if (!refused) {
+                unlock(both);
+            }
         }
     }
 
@@ -163,8 +173,10 @@ public class OrderService {
     private static void unlock(DistLock lock) {
         try {
             lock.unlock();
-        } catch (IllegalMonitorStateException expired) {
-            log.warn("{} expired while its order worked: another order may have read the same stock", lock.name());
+        } catch (IllegalMonitorStateException notHeld) {
+            // Its lease ran out while the order worked, or the lock call itself failed and took nothing.
+            log.warn("{} was not held at unlock: another order may have read the same stock ({})", lock.name(),
+                    notHeld.getMessage());
         }
     }
 }
