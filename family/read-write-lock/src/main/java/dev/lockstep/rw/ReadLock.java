@@ -6,6 +6,7 @@ import dev.lockstep.v4.internal.Watchdog;
 import dev.lockstep.v5.internal.PubSubLock;
 import dev.lockstep.v5.internal.Subscriber;
 import java.util.List;
+import java.util.function.Consumer;
 
 /**
  * The read side: stage 5's lock whose scripts share the hash in {@code read} mode, one field per
@@ -72,6 +73,15 @@ final class ReadLock extends PubSubLock {
     @Override
     protected boolean renew(String owner, long leaseMillis) {
         return renewHold(owner, owner, leaseMillis);
+    }
+
+    /**
+     * A lost read hold is given back at once, all its reads: the owner's write or other readers keep
+     * the hash alive, and with it the read field, which keeps writers out past the read's own lease.
+     */
+    @Override
+    protected Consumer<String> lostHoldUndo() {
+        return LostHoldGiveBack.retrying(owner -> unlockScript(owner, 1), options(), this::isClosed);
     }
 
     /**

@@ -8,7 +8,6 @@ import dev.lockstep.v4.internal.Watchdog;
 import dev.lockstep.v5.internal.PubSubLock;
 import dev.lockstep.v5.internal.Subscriber;
 import java.util.List;
-import java.util.concurrent.TimeUnit;
 import java.util.function.Consumer;
 
 /**
@@ -70,35 +69,10 @@ final class WriteLock extends PubSubLock implements ReadWriteDistLock {
         return readLock.forceUnlockIn("write");
     }
 
-    /**
-     * A lost write hold is given back at once: the owner's reads renew the hash, and would keep
-     * its write field, and every other writer out, past the write's own lease. A give-back that
-     * fails (a dead pooled connection, Redis out of reach) is tried again every spin interval: while
-     * the reads renew, Redis answers them, and the write field must go too. After a watchdog
-     * timeout of failures the reads' lease has ended as well, and the hash with it. No call of the
-     * owner's runs meanwhile: its next one waits for the give-back.
-     */
+    /** A lost write hold is given back at once: the owner's reads renew the hash, and would keep its write field. */
     @Override
     protected Consumer<String> lostHoldUndo() {
-        return owner -> {
-            long giveUpAt = System.nanoTime() + options().watchdogTimeout().toNanos();
-            while (true) {
-                try {
-                    unlockScript(owner, 1);
-                    return;
-                } catch (RuntimeException unreachable) {
-                    if (isClosed() || System.nanoTime() - giveUpAt > 0) {
-                        return;
-                    }
-                }
-                try {
-                    TimeUnit.NANOSECONDS.sleep(options().spinInterval().toNanos());
-                } catch (InterruptedException closing) {
-                    // The client closes: its give-back thread stops, and the hash's lease ends the field.
-                    return;
-                }
-            }
-        };
+        return LostHoldGiveBack.retrying(owner -> unlockScript(owner, 1), options(), this::isClosed);
     }
 
     /** The read side's renewal, checking this owner's write: a writer that downgraded renews its reads too. */
