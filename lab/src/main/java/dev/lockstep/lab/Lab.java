@@ -29,7 +29,8 @@ import picocli.CommandLine.Spec;
         footer = {
                 "",
                 "Cells: prevented (the stage claims the guarantee and it held), reproduced (the stage does not "
-                        + "claim it and the documented failure happened), FAILED (anything else).",
+                        + "claim it and the documented failure happened), FAILED (anything else), not played (the machine "
+                        + "was too slow to set the story up in 3 plays: no verdict on the lock).",
                 "Exit status: 0 when no cell is FAILED (with --strict: and none is reproduced), "
                         + "1 otherwise, 2 on a usage error.",
                 "Redis: $LOCKSTEP_REDIS_SERVER, else redis-server on the PATH, else the Redis bundled in the jar; "

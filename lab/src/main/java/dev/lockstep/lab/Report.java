@@ -28,7 +28,11 @@ final class Report {
                 .append(")\n");
         out.append(outcome.scenario().story()).append("\n\n");
         out.append(Timeline.render(outcome.history(), true, fixture)).append('\n');
-        if (outcome.error() != null) {
+        if (outcome.cell() == Cell.NOT_PLAYED) {
+            out.append(Colour.paint(true, Colour.DIM, "Not played: ")).append(outcome.error().getMessage())
+                    .append(", in each of ").append(Outcome.PLAYS).append(" plays on fresh servers; this machine was too slow"
+                    + " to set the story up\n");
+        } else if (outcome.error() != null) {
             out.append(Colour.paint(true, Colour.RED, "The run broke: ")).append(outcome.error()).append('\n');
         } else if (outcome.verdict().violated()) {
             out.append(Colour.paint(true, Colour.RED, "VIOLATION: " + outcome.verdict().explanation())).append('\n');
@@ -44,7 +48,7 @@ final class Report {
             case PREVENTED -> Colour.GREEN;
             case REPRODUCED -> Colour.YELLOW;
             case FAILED -> Colour.RED;
-            case NOT_APPLICABLE -> Colour.DIM;
+            case NOT_PLAYED, NOT_APPLICABLE -> Colour.DIM;
         };
         return Colour.paint(colour, style, cell.toString());
     }

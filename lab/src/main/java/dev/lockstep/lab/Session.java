@@ -115,7 +115,8 @@ final class Session {
         String summary = "Done in " + seconds(nanos) + ": "
                 + count(outcomes, Cell.PREVENTED) + " prevented, "
                 + count(outcomes, Cell.REPRODUCED) + " reproduced, "
-                + count(outcomes, Cell.FAILED) + " FAILED";
+                + count(outcomes, Cell.FAILED) + " FAILED"
+                + (count(outcomes, Cell.NOT_PLAYED) > 0 ? ", " + count(outcomes, Cell.NOT_PLAYED) + " not played (too slow)" : "");
         return strict ? summary + " (--strict: a reproduced failure fails the run)" : summary;
     }
 

@@ -25,6 +25,7 @@ import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertFalse;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 import static org.junit.jupiter.api.Assertions.fail;
+import static org.junit.jupiter.api.Assumptions.abort;
 import static org.junit.jupiter.api.Assumptions.assumeTrue;
 
 /**
@@ -73,6 +74,8 @@ public interface ScenarioPlays extends StageUnderTest {
                 }
             }
             case FAILED -> fail(report, outcome.error());
+            case NOT_PLAYED -> abort(stage + " / " + outcome.scenario().id() + " not played: " + outcome.error().getMessage()
+                    + " in " + Outcome.PLAYS + " plays; the machine was too slow to set the story up");
             case NOT_APPLICABLE -> {
             }
         }

@@ -54,7 +54,7 @@ public final class DroppedSubscription extends Scenario {
         Actor a = context.actor("A", options);
         Actor b = context.actor("B", options);
         if (!a.tryLock(LOCK, Duration.ZERO, null)) {
-            throw new IllegalStateException("A could not take a free lock");
+            throw new TooSlowToPlay("A could not take a free lock");
         }
         a.enter("enter");
         Map<RedisNode, Long> scriptsBefore = new HashMap<>();

@@ -75,7 +75,7 @@ public final class Failover extends Scenario {
         replication.blackhole();
         history.record(History.REDIS, Kind.FAULT, "replication to the replica goes dark");
         if (!a.tryLock(LOCK, Duration.ZERO, null)) {
-            throw new IllegalStateException("A could not take a free lock");
+            throw new TooSlowToPlay("A could not take a free lock");
         }
         a.enter("enter");
         master.kill();
@@ -90,7 +90,7 @@ public final class Failover extends Scenario {
         History history = context.history();
         Actor a = context.actor("A", options);
         if (!a.tryLock(LOCK, Duration.ZERO, null)) {
-            throw new IllegalStateException("A could not take a free lock");
+            throw new TooSlowToPlay("A could not take a free lock");
         }
         a.enter("enter");
         RedisNode victim = context.node();
@@ -105,7 +105,7 @@ public final class Failover extends Scenario {
         WatchedEnsemble ensemble = context.ensemble();
         Actor a = context.actor("A", options);
         if (!a.tryLock(LOCK, SYNC, null)) {
-            throw new IllegalStateException("A could not take a free lock");
+            throw new TooSlowToPlay("A could not take a free lock");
         }
         a.enter("enter");
         history.record(WatchedEnsemble.LANE, Kind.FAULT, ensemble.killLeader() + ", the leader, killed");

@@ -31,11 +31,23 @@ public final class FailoverWithReplicaSync extends Scenario {
     private static final Duration CATCH_UP = Duration.ofSeconds(10);
     private static final Duration B_WAIT = Duration.ofMillis(500);
 
+    private final long lagMillis;
+
     /** The scenario as the catalog lists it. */
     public FailoverWithReplicaSync() {
+        this(LAG_MILLIS);
+    }
+
+    /** The same story over a replica {@code lagMillis} ms slow each way: past 400 ms, its sync never comes in time. */
+    public static FailoverWithReplicaSync lagging(long lagMillis) {
+        return new FailoverWithReplicaSync(lagMillis);
+    }
+
+    private FailoverWithReplicaSync(long lagMillis) {
         super("failover+wait", Guarantee.REPLICATED_ACQUIRE,
                 "As failover, but A's lock waits for the lagging replica to acknowledge it (WAIT) "
                 + "before it counts; then the master dies and the replica is promoted.");
+        this.lagMillis = lagMillis;
     }
 
     @Override
@@ -62,11 +74,13 @@ public final class FailoverWithReplicaSync extends Scenario {
         Replica replicated = context.replicate(master, CATCH_UP);
         RedisNode replica = replicated.node();
         FaultyLink replication = replicated.link();
-        replication.delay(Duration.ofMillis(LAG_MILLIS));
-        history.record(History.REDIS, Kind.FAULT, "replication lags " + LAG_MILLIS + " ms each way");
+        replication.delay(Duration.ofMillis(lagMillis));
+        history.record(History.REDIS, Kind.FAULT, "replication lags " + lagMillis + " ms each way");
         Actor a = context.actor("A", options);
         if (!a.tryLock(LOCK, Duration.ZERO, null)) {
-            throw new IllegalStateException("A could not take a free lock");
+            // The replica's acknowledgement came later than the sync allows: the lock rightly refused.
+            throw new TooSlowToPlay("A could not take a free lock: its replica did not acknowledge within " + SYNC.toMillis()
+                    + " ms over a link " + lagMillis + " ms slow each way");
         }
         a.enter("enter");
         master.kill();

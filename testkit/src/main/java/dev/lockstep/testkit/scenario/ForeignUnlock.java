@@ -42,7 +42,7 @@ public final class ForeignUnlock extends Scenario {
         Actor b = context.actor("B", options);
         Actor c = context.actor("C", options);
         if (!a.tryLock(LOCK, Duration.ZERO, A_LEASE)) {
-            throw new IllegalStateException("A could not take a free lock");
+            throw new TooSlowToPlay("A could not take a free lock");
         }
         CountDownLatch bHolds = new CountDownLatch(1);
         Future<Void> bTurn = context.background(() -> {

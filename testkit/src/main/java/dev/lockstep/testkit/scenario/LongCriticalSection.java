@@ -44,7 +44,7 @@ public final class LongCriticalSection extends Scenario {
         Actor b = context.actor("B", options);
         ProtectedCounter counter = new ProtectedCounter();
         if (!a.tryLock(LOCK, Duration.ZERO, null)) {
-            throw new IllegalStateException("A could not take a free lock");
+            throw new TooSlowToPlay("A could not take a free lock");
         }
         Future<Void> bTurn = context.background(() -> {
             if (b.tryLock(LOCK, DEADLINE, null)) {

@@ -56,7 +56,7 @@ public final class LostReentryReply extends Scenario {
         Actor a = context.actorBehind("A", links, options);
         Actor b = context.actor("B", options);
         if (!a.tryLock(LOCK, Duration.ZERO, null)) {
-            throw new IllegalStateException("A could not take a free lock");
+            throw new TooSlowToPlay("A could not take a free lock");
         }
         links.forEach(FaultyLink::loseReplies);
         context.history().record(History.REDIS, Kind.FAULT, "A's replies are lost on the way back");

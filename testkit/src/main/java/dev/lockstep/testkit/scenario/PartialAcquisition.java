@@ -42,7 +42,7 @@ public final class PartialAcquisition extends Scenario {
         Actor b = context.actor("B", options);
         Actor c = context.actor("C", options);
         if (!b.severalNames().tryLockAll(List.of(ORDER), Duration.ZERO, null)) {
-            throw new IllegalStateException("B could not take a free lock");
+            throw new TooSlowToPlay("B could not take a free lock");
         }
         if (a.severalNames().tryLockAll(List.of(INVENTORY, ORDER), A_WAIT, null)) {
             throw new IllegalStateException("A took order while B held it");

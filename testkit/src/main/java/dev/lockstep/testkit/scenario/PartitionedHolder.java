@@ -47,7 +47,7 @@ public final class PartitionedHolder extends Scenario {
         Actor a = context.actorBehind("A", links, options);
         Actor b = context.actor("B", options);
         if (!a.tryLock(LOCK, Duration.ZERO, null)) {
-            throw new IllegalStateException("A could not take a free lock");
+            throw new TooSlowToPlay("A could not take a free lock");
         }
         a.enter("enter, works until told to stop");
         Thread.sleep(CONNECTED.toMillis());

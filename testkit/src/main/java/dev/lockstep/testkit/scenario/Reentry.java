@@ -31,7 +31,7 @@ public final class Reentry extends Scenario {
         Actor a = context.actor("A", options);
         Actor b = context.actor("B", options);
         if (!a.tryLock(LOCK, Duration.ZERO, null)) {
-            throw new IllegalStateException("A could not take a free lock");
+            throw new TooSlowToPlay("A could not take a free lock");
         }
         a.enter("enter placeOrder()");
         a.note("calls reserveStock(), which locks again");

@@ -76,7 +76,7 @@ public final class TokenFailover extends Scenario {
         }
         Actor a = context.actor("A", options);
         if (!a.tryLock(LOCK, Duration.ZERO, null)) {
-            throw new IllegalStateException("A could not take a free lock");
+            throw new TooSlowToPlay("A could not take a free lock");
         }
         long aToken = a.token(LOCK);
         a.enter("enter, writes with token " + aToken);

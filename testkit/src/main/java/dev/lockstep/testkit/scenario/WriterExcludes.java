@@ -48,7 +48,7 @@ public final class WriterExcludes extends Scenario {
         Actor b = context.actor("B", options);
         Actor c = context.actor("C", options);
         if (!a.tryLock(LOCK, Duration.ZERO, null)) {
-            throw new IllegalStateException("A could not take a free lock");
+            throw new TooSlowToPlay("A could not take a free lock");
         }
         a.enter("writes");
         List<Future<Boolean>> reads = List.of(readWhenLet(context, b.sibling("r1")), readWhenLet(context, b.sibling("r2")));

@@ -1,0 +1,83 @@
+package dev.lockstep.lab;
+
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
+import dev.lockstep.Guarantee;
+import dev.lockstep.testkit.fixture.RedisFixture;
+import dev.lockstep.testkit.scenario.FailoverWithReplicaSync;
+import dev.lockstep.testkit.scenario.Outcome;
+import dev.lockstep.testkit.scenario.Outcome.Cell;
+import dev.lockstep.testkit.scenario.Scenario;
+import dev.lockstep.testkit.scenario.ScenarioContext;
+import dev.lockstep.testkit.scenario.TooSlowToPlay;
+import dev.lockstep.testkit.stage.Stage;
+import dev.lockstep.testkit.stage.Stages;
+import java.util.concurrent.atomic.AtomicInteger;
+import org.junit.jupiter.api.AfterAll;
+import org.junit.jupiter.api.BeforeAll;
+import org.junit.jupiter.api.Test;
+
+/** A play the machine was too slow to set up is replayed, then told apart from a failure of the lock, which stays FAILED. */
+class TooSlowToPlayTest {
+
+    private static RedisFixture fixture;
+    private static Stage stage;
+
+    @BeforeAll
+    static void start() {
+        fixture = RedisFixture.fromSystemProperty();
+        stage = Stages.named("v5-pubsub-retry");
+    }
+
+    @AfterAll
+    static void stop() {
+        fixture.close();
+    }
+
+    @Test
+    void aReplicaTooSlowForTheSyncIsNotPlayedNotFailed() {
+        // 1,000 ms each way: the replica's acknowledgement cannot come within the 800 ms the sync allows.
+        Outcome outcome = Outcome.run(stage, FailoverWithReplicaSync.lagging(1000), fixture);
+        assertEquals(Cell.NOT_PLAYED, outcome.cell(), outcome::report);
+        assertTrue(outcome.report().contains("did not acknowledge within 800 ms"), outcome::report);
+    }
+
+    @Test
+    void aPlayThatSetsUpOnItsSecondTryIsJudged() {
+        AtomicInteger plays = new AtomicInteger();
+        Outcome outcome = Outcome.run(stage, scenario(() -> {
+            if (plays.incrementAndGet() == 1) {
+                throw new TooSlowToPlay("A could not take a free lock");
+            }
+            return Scenario.Verdict.held("played");
+        }), fixture);
+        assertEquals(2, plays.get());
+        assertEquals(Cell.PREVENTED, outcome.cell(), outcome::report);
+    }
+
+    @Test
+    void aBrokenClaimAndABrokenRunStayFailed() {
+        assertEquals(Cell.FAILED, Outcome.run(stage, scenario(() -> Scenario.Verdict.violated("B entered beside A")),
+                fixture).cell());
+        assertEquals(Cell.FAILED, Outcome.run(stage, scenario(() -> {
+            throw new IllegalStateException("the lock threw");
+        }), fixture).cell());
+    }
+
+    /** A scenario on a guarantee stage 5 claims, whose play is {@code play}. */
+    private static Scenario scenario(Play play) {
+        assertTrue(stage.claims().contains(Guarantee.LIVENESS_AFTER_CRASH));
+        return new Scenario("made-up", Guarantee.LIVENESS_AFTER_CRASH, "a story for this test") {
+            @Override
+            public Verdict run(ScenarioContext context) {
+                return play.run();
+            }
+        };
+    }
+
+    /** One play's verdict. */
+    private interface Play {
+        Scenario.Verdict run();
+    }
+}
