@@ -1,6 +1,7 @@
 package dev.lockstep.lab;
 
 import dev.lockstep.testkit.fixture.RedisFixture;
+import dev.lockstep.testkit.model.Alphabet;
 import dev.lockstep.testkit.model.ModelChecker;
 import dev.lockstep.testkit.model.ModelSetup;
 import dev.lockstep.testkit.stage.Stage;
@@ -128,6 +129,9 @@ final class ExploreModelCommand implements Callable<Integer> {
                             : String.join(", ", r.failures().stream()
                             .map(f -> f.shrunk().violation().orElseThrow().rule()).toList())).append(" |\n");
         }
+        List<String> undrawn = Alphabet.coverage().entrySet().stream()
+                .filter(e -> e.getValue() == Alphabet.Coverage.NOT_YET_DRAWN).map(e -> "`" + e.getKey() + "`").toList();
+        md.append("\nNot drawn yet, so not explored: ").append(String.join(", ", undrawn)).append(".\n");
         for (StageResult r : results) {
             for (ModelChecker.Failure f : r.failures()) {
                 md.append("\n### ").append(r.stage().name()).append(": ")
