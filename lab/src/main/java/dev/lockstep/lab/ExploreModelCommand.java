@@ -31,11 +31,12 @@ import picocli.CommandLine.TypeConversionException;
 /** {@code lab explore-model}: seeded random histories checked against the reference model, for as long as asked. */
 @Command(name = "explore-model", mixinStandardHelpOptions = true,
         description = {
-                "Plays random histories over the whole lock API (lock, tryLock with and without lease, re-entry, unlock,",
-                "forceUnlock, interrupt, close, read and write sides, fenced writes) and the wire faults (lost reply,",
-                "blip, dropped connections, stall, crash) on each stage in turn, checking after every step that what",
-                "each client believes it holds is what Redis stores. A failure is shrunk to its shortest history and",
-                "reported with its seed; each rule is reported once per stage."},
+                "Plays random histories over the lock API (lock, tryLock with and without lease, re-entry, unlock,",
+                "extend, forceUnlock, interrupt, close, read and write sides, fenced writes) and the wire faults (lost",
+                "reply, blip, dropped connections, stall, crash) on each stage in turn, checking after every step that",
+                "what each client believes it holds is what Redis stores. A failure is shrunk to its shortest history",
+                "and reported with its seed; each rule is reported once per stage. The report lists the public",
+                "methods not drawn yet."},
         footer = {"", "Exit status: 0 when every history kept every check, 1 otherwise."})
 final class ExploreModelCommand implements Callable<Integer> {
 

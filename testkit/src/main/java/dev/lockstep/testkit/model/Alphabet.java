@@ -54,7 +54,7 @@ public final class Alphabet {
             Map.entry("DistLock.tryLock(long, TimeUnit)", Coverage.NOT_YET_DRAWN),
             Map.entry("DistLock.tryLock(Duration, Duration)", Coverage.STEP),
             Map.entry("DistLock.tryAcquire(Duration, Duration)", Coverage.NOT_YET_DRAWN),
-            Map.entry("DistLock.extend(Duration)", Coverage.NOT_YET_DRAWN),
+            Map.entry("DistLock.extend(Duration)", Coverage.STEP),
             Map.entry("DistLock.unlock()", Coverage.STEP),
             Map.entry("DistLock.isHeldByCurrentThread()", Coverage.QUERY),
             Map.entry("DistLock.isLocked()", Coverage.NOT_YET_DRAWN),

@@ -29,6 +29,11 @@ public record Step(Kind kind, int client, int thread, Side side, long millis, Wi
         CONTEND,
         /** {@code unlock()}. */
         UNLOCK,
+        /**
+         * {@code extend(millis)} of the owner's hold: a shorter or equal fixed lease from now on, or
+         * (under 10 ms) a lease every stage refuses at the call.
+         */
+        EXTEND,
         /** {@code forceUnlock()} of the side, by an administrator (the owner's client is only the caller). */
         FORCE_UNLOCK,
         /** {@code lockInterruptibly()}, and an interrupt {@code millis} later. */
@@ -87,6 +92,7 @@ public record Step(Kind kind, int client, int thread, Side side, long millis, Wi
             case TRY_LOCK_LEASE -> owner() + sideNote + " tryLock(lease " + millis + " ms)" + faultNote;
             case CONTEND -> owner() + sideNote + " tryLock(wait " + millis + " ms), in the background";
             case UNLOCK -> owner() + sideNote + " unlock()" + faultNote;
+            case EXTEND -> owner() + sideNote + " extend(" + millis + " ms)" + faultNote;
             case FORCE_UNLOCK -> owner() + sideNote + " forceUnlock()" + faultNote;
             case INTERRUPT -> owner() + sideNote + " lockInterruptibly(), interrupted after " + millis + " ms";
             case CLOSE -> clientName + " close(), reopened";

@@ -76,8 +76,11 @@ final class StepDraw {
         if (roll < 85) {
             return new Step(Kind.DROP_CONNECTIONS, 0, 0, Side.WRITE, 0, WireFault.NONE);
         }
-        if (roll < 92 && setup.fenced()) {
+        if (roll < 89 && setup.fenced()) {
             return new Step(Kind.FENCED_WRITE, client, thread, Side.WRITE, 0, WireFault.NONE);
+        }
+        if (roll < 95) {
+            return extend(client, thread, side);
         }
         return new Step(Kind.WAIT, 0, 0, Side.WRITE, 50 + random.nextInt((int) setup.lease().toMillis()), WireFault.NONE);
     }
@@ -140,6 +143,29 @@ final class StepDraw {
         }
         WireFault fault = random.nextInt(100) < 12 ? WireFault.LOST_REPLY : WireFault.NONE;
         return new Step(Kind.UNLOCK, client, thread, side, 0, fault);
+    }
+
+    /**
+     * An extend, mostly by a holder: a shorter lease, the watchdog's own, or one refused at the call.
+     * No longer one: a stall past the watchdog's lease must still end every hold.
+     */
+    private Step extend(int client, int thread, Side side) {
+        for (int c = 0; c < ModelSetup.CLIENTS; c++) {
+            for (int t = 0; t < ModelSetup.THREADS; t++) {
+                for (Side s : Side.values()) {
+                    if (holds[c][t][s.ordinal()] > 0 && random.nextInt(4) > 0) {
+                        client = c;
+                        thread = t;
+                        side = s;
+                    }
+                }
+            }
+        }
+        long lease = setup.lease().toMillis();
+        int variant = random.nextInt(10);
+        long millis = variant < 2 ? random.nextInt(10) : variant < 5 ? lease : lease / 4 + random.nextInt((int) lease / 2);
+        WireFault fault = random.nextInt(100) < 15 ? WireFault.LOST_REPLY : WireFault.NONE;
+        return new Step(Kind.EXTEND, client, thread, side, millis, fault);
     }
 
     private Step interrupt(int client, int thread, Side side) {

@@ -53,6 +53,7 @@ final class StepExecutor {
                 yield Optional.empty();
             }
             case UNLOCK -> Release.unlock(run, step, actor);
+            case EXTEND -> Extend.extend(run, step, actor);
             case FORCE_UNLOCK -> Release.forceUnlock(run, notice, step, actor);
             case FENCED_WRITE -> resource.write(run, step, actor);
             case CLOSE, CRASH -> replaceClient(step, now);
