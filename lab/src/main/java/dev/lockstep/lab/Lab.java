@@ -22,7 +22,7 @@ import picocli.CommandLine.Spec;
         mixinStandardHelpOptions = true,
         versionProvider = LabVersion.class,
         subcommands = {ListCommand.class, RunCommand.class, SoakCommand.class, CheckCommand.class,
-                ExploreModelCommand.class},
+                ExploreModelCommand.class, InspectCommand.class},
         description = {
                 "Plays every scenario on every stage against real redis-server processes,",
                 "prints each timeline, then the scoreboard (stage x scenario)."},
