@@ -18,7 +18,10 @@ import org.junit.jupiter.api.AfterAll;
 import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.Test;
 
-/** A play the machine was too slow to set up is replayed, then told apart from a failure of the lock, which stays FAILED. */
+/**
+ * A play the machine was too slow to set up is replayed, then told apart from a failure of the lock,
+ * which stays FAILED; a measure that misses its limit is played again, a safety verdict never.
+ */
 class TooSlowToPlayTest {
 
     private static RedisFixture fixture;
@@ -57,6 +60,20 @@ class TooSlowToPlayTest {
     }
 
     @Test
+    void aMeasureThatMissesItsLimitOnceIsPlayedAgainButASafetyVerdictIsNot() {
+        AtomicInteger measuredPlays = new AtomicInteger();
+        Outcome measured = Outcome.run(stage, scenario(true, () -> measuredPlays.incrementAndGet() == 1
+                ? Scenario.Verdict.violated("wake-up lag 41 ms (limit 30 ms)") : Scenario.Verdict.held("lag 3 ms")), fixture);
+        assertEquals(2, measuredPlays.get());
+        assertEquals(Cell.PREVENTED, measured.cell(), measured::report);
+        AtomicInteger safetyPlays = new AtomicInteger();
+        Outcome safety = Outcome.run(stage, scenario(() -> safetyPlays.incrementAndGet() == 1
+                ? Scenario.Verdict.violated("B entered beside A") : Scenario.Verdict.held("never")), fixture);
+        assertEquals(1, safetyPlays.get(), "a safety violation was played again");
+        assertEquals(Cell.FAILED, safety.cell());
+    }
+
+    @Test
     void aBrokenClaimAndABrokenRunStayFailed() {
         assertEquals(Cell.FAILED, Outcome.run(stage, scenario(() -> Scenario.Verdict.violated("B entered beside A")),
                 fixture).cell());
@@ -65,10 +82,20 @@ class TooSlowToPlayTest {
         }), fixture).cell());
     }
 
-    /** A scenario on a guarantee stage 5 claims, whose play is {@code play}. */
+    /** A safety scenario on a guarantee stage 5 claims, whose play is {@code play}. */
     private static Scenario scenario(Play play) {
+        return scenario(false, play);
+    }
+
+    /** A scenario on a guarantee stage 5 claims, judged by a measure when {@code measured}, whose play is {@code play}. */
+    private static Scenario scenario(boolean measured, Play play) {
         assertTrue(stage.claims().contains(Guarantee.LIVENESS_AFTER_CRASH));
         return new Scenario("made-up", Guarantee.LIVENESS_AFTER_CRASH, "a story for this test") {
+            @Override
+            public boolean measured() {
+                return measured;
+            }
+
             @Override
             public Verdict run(ScenarioContext context) {
                 return play.run();

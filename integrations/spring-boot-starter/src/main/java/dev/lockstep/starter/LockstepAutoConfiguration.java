@@ -9,6 +9,7 @@ import java.util.ArrayList;
 import java.util.List;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
+import io.micrometer.observation.ObservationRegistry;
 import org.springframework.beans.factory.ObjectProvider;
 import org.springframework.beans.factory.config.BeanDefinition;
 import org.springframework.boot.autoconfigure.AutoConfiguration;
@@ -74,8 +75,9 @@ public class LockstepAutoConfiguration {
     @Role(BeanDefinition.ROLE_INFRASTRUCTURE)
     public static LockedMethodsPostProcessor lockedMethodsPostProcessor(ObjectProvider<Locks> locks,
                                                                         ObjectProvider<LockstepProperties> properties,
+                                                                        ObjectProvider<ObservationRegistry> observations,
                                                                         Environment environment) {
-        return new LockedMethodsPostProcessor(locks, properties, environment);
+        return new LockedMethodsPostProcessor(locks, properties, observations, environment);
     }
 
     /** Meters, when Micrometer is on the class path and the application has a registry. */

@@ -69,6 +69,12 @@ public final class CrowdedWait extends Scenario {
         return true;
     }
 
+    /** Requests per acquisition and wake-up lag against their limits. */
+    @Override
+    public boolean measured() {
+        return true;
+    }
+
     @Override
     public Verdict run(ScenarioContext context) throws Exception {
         LockOptions options = Stage.scenarioOptions();

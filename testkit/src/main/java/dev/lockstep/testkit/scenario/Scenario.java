@@ -73,6 +73,15 @@ public abstract class Scenario {
         return false;
     }
 
+    /**
+     * Whether the verdict judges a measure against a limit (requests and wake-up lag, a share of the
+     * grants) rather than safety: on a machine shared with other work such a play is replayed when
+     * it disagrees with the stage's claim ({@link Outcome#run}). A safety verdict is never replayed.
+     */
+    public boolean measured() {
+        return false;
+    }
+
     /** Plays the story against {@code context.stage()} and judges the history it recorded. */
     public abstract Verdict run(ScenarioContext context) throws Exception;
 
