@@ -2,6 +2,8 @@ package dev.lockstep.starter;
 
 import dev.lockstep.LockHold;
 import dev.lockstep.Locks;
+import io.micrometer.observation.Observation;
+import io.micrometer.observation.ObservationRegistry;
 import java.lang.reflect.Method;
 import java.util.Map;
 import java.util.Optional;
@@ -14,33 +16,45 @@ import org.springframework.core.MethodClassKey;
 import org.springframework.core.annotation.AnnotatedElementUtils;
 import org.springframework.core.env.Environment;
 import org.springframework.util.ReflectionUtils;
+import org.springframework.util.function.SingletonSupplier;
 
 /**
  * Runs a {@link Locked} method inside a {@link LockHold}: taken before the call, closed after it
  * however it ends. A hold belongs to no thread, so the method may hand its work to another thread.
+ * The wait and the hold are observed ({@link LockedObservations}) when the application has an
+ * {@link ObservationRegistry}.
  */
 final class LockedInterceptor implements MethodInterceptor {
 
     private final ObjectProvider<Locks> locks;
     private final ObjectProvider<LockstepProperties> properties;
     private final Environment environment;
+    private final SingletonSupplier<LockedObservations> observations;
     private final Map<MethodClassKey, LockedMethod> methods = new ConcurrentHashMap<>();
 
     /** Looks the beans up at the first call: this interceptor exists before them, inside a bean post-processor. */
     LockedInterceptor(ObjectProvider<Locks> locks, ObjectProvider<LockstepProperties> properties,
-                      Environment environment) {
+                      ObjectProvider<ObservationRegistry> registry, Environment environment) {
         this.locks = locks;
         this.properties = properties;
         this.environment = environment;
+        this.observations = SingletonSupplier.of(() -> new LockedObservations(
+                registry.getIfUnique(() -> ObservationRegistry.NOOP), properties.getObject().kind()));
     }
 
     @Override
     public Object invoke(MethodInvocation invocation) throws Throwable {
         LockedMethod locked = parsed(invocation);
         String name = locked.lockName(invocation.getArguments());
+        LockedObservations observe = observations.obtain();
+        Observation wait = observe.waitFor(locked, name);
         Optional<LockHold> hold;
         try {
-            hold = locks.getObject().get(name).tryAcquire(locked.waitFor(), locked.lease());
+            hold = wait.observeChecked(() -> {
+                Optional<LockHold> taken = locks.getObject().get(name).tryAcquire(locked.waitFor(), locked.lease());
+                LockedObservations.outcome(wait, taken.isPresent());
+                return taken;
+            });
         } catch (InterruptedException e) {
             Thread.currentThread().interrupt();
             throw new LockNotTakenException(name, locked.waitFor(), e);
@@ -48,10 +62,12 @@ final class LockedInterceptor implements MethodInterceptor {
         if (hold.isEmpty()) {
             throw locked.notTaken(name);
         }
-        // A hold lost while the method ran surfaces from close(): the work may have overlapped another holder's.
-        try (LockHold held = hold.get()) {
-            return invocation.proceed();
-        }
+        return observe.hold(locked, name).observeChecked(() -> {
+            // A hold lost while the method ran surfaces from close(): the work may have overlapped another holder's.
+            try (LockHold held = hold.get()) {
+                return invocation.proceed();
+            }
+        });
     }
 
     /**

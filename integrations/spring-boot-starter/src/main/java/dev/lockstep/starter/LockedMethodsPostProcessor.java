@@ -1,6 +1,7 @@
 package dev.lockstep.starter;
 
 import dev.lockstep.Locks;
+import io.micrometer.observation.ObservationRegistry;
 import org.springframework.aop.framework.autoproxy.AbstractBeanFactoryAwareAdvisingPostProcessor;
 import org.springframework.aop.support.AopUtils;
 import org.springframework.aop.support.DefaultPointcutAdvisor;
@@ -17,10 +18,13 @@ public class LockedMethodsPostProcessor extends AbstractBeanFactoryAwareAdvising
 
     private final LockedInterceptor interceptor;
 
-    /** Locks through {@code locks} as {@code properties} say; {@code ${...}} in the annotation resolves in {@code environment}. */
+    /**
+     * Locks through {@code locks} as {@code properties} say, observing waits and holds in
+     * {@code observations} when there is one; {@code ${...}} in the annotation resolves in {@code environment}.
+     */
     public LockedMethodsPostProcessor(ObjectProvider<Locks> locks, ObjectProvider<LockstepProperties> properties,
-                                      Environment environment) {
-        this.interceptor = new LockedInterceptor(locks, properties, environment);
+                                      ObjectProvider<ObservationRegistry> observations, Environment environment) {
+        this.interceptor = new LockedInterceptor(locks, properties, observations, environment);
         this.advisor = new DefaultPointcutAdvisor(new AnnotationMatchingPointcut(null, Locked.class, true), interceptor);
         setBeforeExistingAdvisors(true);
         // Service classes rarely have interfaces; a class proxy also keeps the bean's own type injectable.
