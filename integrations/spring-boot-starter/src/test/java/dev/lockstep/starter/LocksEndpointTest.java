@@ -18,6 +18,11 @@ import org.junit.jupiter.api.parallel.Execution;
 import org.junit.jupiter.api.parallel.ExecutionMode;
 import org.junit.jupiter.params.ParameterizedTest;
 import org.junit.jupiter.params.provider.EnumSource;
+import org.springframework.boot.actuate.autoconfigure.endpoint.EndpointAutoConfiguration;
+import org.springframework.boot.actuate.autoconfigure.endpoint.jmx.JmxEndpointAutoConfiguration;
+import org.springframework.boot.actuate.endpoint.OperationType;
+import org.springframework.boot.actuate.endpoint.jmx.JmxEndpointsSupplier;
+import org.springframework.boot.autoconfigure.jmx.JmxAutoConfiguration;
 import org.springframework.boot.autoconfigure.AutoConfigurations;
 import org.springframework.boot.test.context.runner.ApplicationContextRunner;
 import org.springframework.boot.test.util.TestPropertyValues;
@@ -97,7 +102,7 @@ class LocksEndpointTest extends SingleNodeTest {
     }
 
     @Test
-    void theEndpointIsThereWhenExposed() {
+    void actuatorServesItReadOnlyWhenExposed() {
         ApplicationContextRunner runner = new ApplicationContextRunner()
                 .withConfiguration(AutoConfigurations.of(LockstepAutoConfiguration.class))
                 .withPropertyValues("lockstep.redis.host=" + node.address().getHost(),
@@ -105,5 +110,13 @@ class LocksEndpointTest extends SingleNodeTest {
         runner.run(context -> assertThat(context).doesNotHaveBean(LocksEndpoint.class));
         runner.withPropertyValues("management.endpoints.web.exposure.include=locks")
                 .run(context -> assertThat(context).hasSingleBean(LocksEndpoint.class));
+        // Actuator's own discovery, over JMX (a web server is not on this module's class path).
+        runner.withPropertyValues("spring.jmx.enabled=true", "management.endpoints.jmx.exposure.include=locks")
+                .withConfiguration(AutoConfigurations.of(JmxAutoConfiguration.class, EndpointAutoConfiguration.class,
+                        JmxEndpointAutoConfiguration.class))
+                .run(context -> assertThat(context.getBean(JmxEndpointsSupplier.class).getEndpoints())
+                        .filteredOn(endpoint -> endpoint.getEndpointId().toString().equals("locks")).singleElement()
+                        .satisfies(locks -> assertThat(locks.getOperations()).as("read-only").singleElement()
+                                .satisfies(operation -> assertThat(operation.getType()).isEqualTo(OperationType.READ))));
     }
 }
