@@ -24,14 +24,14 @@ import org.springframework.boot.WebApplicationType;
 import org.springframework.boot.autoconfigure.EnableAutoConfiguration;
 import org.springframework.boot.builder.SpringApplicationBuilder;
 import org.springframework.context.ConfigurableApplicationContext;
-import org.springframework.context.annotation.Bean;
 import org.springframework.context.annotation.Configuration;
+import org.springframework.context.support.GenericApplicationContext;
 import redis.clients.jedis.UnifiedJedis;
 
 /**
- * A Spring Boot 4 application with {@code @Lock4j} methods and nothing but this module and lock4j on
- * its class path besides Boot: it starts with lock4j's own auto-configuration (no exclusion), and
- * two of them on one Redis exclude each other through Lockstep's locks.
+ * A Spring Boot 4 application with {@code @Lock4j} methods, this module and lock4j: it starts with
+ * every auto-configuration on its class path, lock4j's own included (no exclusion), and two of them
+ * on one Redis exclude each other through Lockstep's locks.
  */
 class Lock4jOnBoot4Test extends SingleNodeTest {
 
@@ -41,19 +41,10 @@ class Lock4jOnBoot4Test extends SingleNodeTest {
     private ConfigurableApplicationContext second;
     private final CriticalSection section = new CriticalSection();
 
-    /** The whole application: auto-configuration as any Boot application has it, and one service. */
+    /** The application: auto-configuration as any Boot application has it; its {@link Stock} is registered at start. */
     @Configuration(proxyBeanMethods = false)
     @EnableAutoConfiguration
     static class Shop {
-
-        @Bean
-        Stock stock(CriticalSectionHolder section) {
-            return new Stock(section.section);
-        }
-    }
-
-    /** The test's critical section, handed to each application's {@link Stock}. */
-    record CriticalSectionHolder(CriticalSection section) {
     }
 
     /** A service whose methods lock4j locks, on the key {@code lock4j:stock#<sku>}. */
@@ -94,8 +85,8 @@ class Lock4jOnBoot4Test extends SingleNodeTest {
     private ConfigurableApplicationContext start() {
         return new SpringApplicationBuilder(Shop.class)
                 .web(WebApplicationType.NONE)
-                .initializers(context -> context.getBeanFactory()
-                        .registerSingleton("criticalSection", new CriticalSectionHolder(section)))
+                .initializers(context -> ((GenericApplicationContext) context)
+                        .registerBean(Stock.class, () -> new Stock(section)))
                 .properties(Map.of("lockstep.redis.host", node.address().getHost(),
                         "lockstep.redis.port", node.address().getPort()))
                 .run();
