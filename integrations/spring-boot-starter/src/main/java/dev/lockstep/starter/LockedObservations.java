@@ -24,12 +24,12 @@ import io.micrometer.observation.ObservationRegistry;
  */
 final class LockedObservations {
 
-    static final String WAIT = "lockstep.lock.wait";
-    static final String HOLD = "lockstep.lock.hold";
-    static final String NAME = "lockstep.lock.name";
-    static final String KIND = "lockstep.lock.kind";
-    static final String KEY = "lockstep.lock.key";
-    static final String OUTCOME = "outcome";
+    private static final String WAIT = "lockstep.lock.wait";
+    private static final String HOLD = "lockstep.lock.hold";
+    private static final String NAME = "lockstep.lock.name";
+    private static final String KIND = "lockstep.lock.kind";
+    private static final String KEY = "lockstep.lock.key";
+    private static final String OUTCOME = "outcome";
 
     private final ObservationRegistry registry;
     private final String kind;

@@ -12,9 +12,9 @@ import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 import org.springframework.beans.factory.ObjectProvider;
 import org.springframework.beans.factory.config.BeanDefinition;
+import org.springframework.boot.actuate.autoconfigure.endpoint.condition.ConditionalOnAvailableEndpoint;
 import org.springframework.boot.autoconfigure.AutoConfiguration;
 import org.springframework.boot.autoconfigure.condition.ConditionalOnClass;
-import org.springframework.boot.actuate.autoconfigure.endpoint.condition.ConditionalOnAvailableEndpoint;
 import org.springframework.boot.autoconfigure.condition.ConditionalOnMissingBean;
 import org.springframework.boot.context.properties.EnableConfigurationProperties;
 import org.springframework.boot.health.autoconfigure.contributor.ConditionalOnEnabledHealthIndicator;
@@ -28,9 +28,9 @@ import redis.clients.jedis.UnifiedJedis;
 /**
  * Lockstep in a Spring Boot application: a Redis client, a {@link Locks} of {@code lockstep.kind},
  * {@link Locked} methods, and, when the application has them, meters, observations, a health
- * indicator and the Actuator endpoint {@code locks}. Every
- * bean steps aside for one of the application's own. On shutdown Spring closes the locks (their
- * watchdog stops; holds expire with their lease) before the Redis clients they use.
+ * indicator and the Actuator endpoint {@code locks}. Every bean steps aside for one of the
+ * application's own. On shutdown Spring closes the locks (their watchdog stops; holds expire with
+ * their lease) before the Redis clients they use.
  */
 @AutoConfiguration
 @EnableConfigurationProperties(LockstepProperties.class)
