@@ -63,6 +63,11 @@ public abstract class AbstractDistLock extends ClientBoundLock implements DistLo
         return callerHolds.has(Caller.currentId());
     }
 
+    /** Every owner's holds of this lock object, as its calls counted them. */
+    final List<OwnerHolds> owners() {
+        return callerHolds.owners();
+    }
+
     /** Stages before v4 cannot tell that a lease ran out, so they keep the listener and never call it. */
     @Override
     public final void onLeaseLost(Consumer<LeaseLoss> listener) {

@@ -7,6 +7,7 @@ import dev.lockstep.Locks;
 import java.util.Collections;
 import java.util.EnumSet;
 import java.util.IdentityHashMap;
+import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.Objects;
@@ -103,6 +104,17 @@ public abstract class AbstractLocks implements Locks {
     /** How many lock objects this client has now: held ones, and ones still referenced or not yet collected. */
     public final int lockObjects() {
         return lockObjects.count();
+    }
+
+    /**
+     * What this client's owners hold now, as they count it (whatever Redis says): each held lock
+     * object with its owners' holds (none, for one let go meanwhile). Local and instant, for an
+     * operator's view such as an endpoint.
+     */
+    public final Map<DistLock, List<OwnerHolds>> holds() {
+        Map<DistLock, List<OwnerHolds>> holds = new LinkedHashMap<>();
+        lockObjects.held().forEach(lock -> holds.put(lock, ((AbstractDistLock) lock).owners()));
+        return holds;
     }
 
     @Override

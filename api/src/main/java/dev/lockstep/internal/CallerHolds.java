@@ -1,6 +1,8 @@
 package dev.lockstep.internal;
 
 import dev.lockstep.LockObserver;
+import java.time.Instant;
+import java.util.List;
 import java.util.Map;
 import java.util.concurrent.ConcurrentHashMap;
 
@@ -16,7 +18,7 @@ final class CallerHolds {
     private final LockObserver observer;
     private final Runnable keep;
     private final Runnable letGo;
-    private final Map<Long, Integer> holdsByThread = new ConcurrentHashMap<>();
+    private final Map<Long, OwnerHolds> holdsByThread = new ConcurrentHashMap<>();
 
     /**
      * The holds of lock {@code lockName}, told to {@code observer}; {@code keep} makes the client
@@ -35,9 +37,11 @@ final class CallerHolds {
             observer.timedOut(lockName, System.nanoTime() - started);
         } else {
             observer.acquired(lockName, System.nanoTime() - started);
+            Caller caller = Caller.current();
+            OwnerHolds first = new OwnerHolds(caller.name(), Instant.now(), 1);
             // One monitor for both updates: a release racing a take must not let go of an object just taken.
             synchronized (holdsByThread) {
-                holdsByThread.merge(Caller.currentId(), 1, Integer::sum);
+                holdsByThread.merge(caller.id(), first, (held, one) -> held.plusOne());
                 keep.run();
             }
         }
@@ -47,6 +51,11 @@ final class CallerHolds {
     /** Whether owner {@code id} has holds counted here. */
     boolean has(long id) {
         return holdsByThread.containsKey(id);
+    }
+
+    /** Every owner's holds now. */
+    List<OwnerHolds> owners() {
+        return List.copyOf(holdsByThread.values());
     }
 
     /**
@@ -61,7 +70,7 @@ final class CallerHolds {
         }
         synchronized (holdsByThread) {
             boolean lastHold = held && holdsByThread.computeIfPresent(thread,
-                    (id, holds) -> holds > 1 ? holds - 1 : null) == null;
+                    (id, holds) -> holds.holds() > 1 ? holds.minusOne() : null) == null;
             if (holdsByThread.isEmpty()) {
                 letGo.run();
             }

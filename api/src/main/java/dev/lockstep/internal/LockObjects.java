@@ -4,6 +4,7 @@ import dev.lockstep.DistLock;
 import java.lang.ref.Reference;
 import java.lang.ref.ReferenceQueue;
 import java.lang.ref.WeakReference;
+import java.util.List;
 import java.util.Set;
 import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.ConcurrentMap;
@@ -47,6 +48,11 @@ final class LockObjects {
     /** Stops keeping {@code lock}: no thread holds it any more. */
     void letGo(DistLock lock) {
         held.remove(lock);
+    }
+
+    /** The lock objects some thread holds now. */
+    List<DistLock> held() {
+        return List.copyOf(held);
     }
 
     /** How many lock objects there are: held ones, and ones still referenced or not yet collected. */

@@ -5,13 +5,14 @@ import dev.lockstep.LockOptions;
 import dev.lockstep.Locks;
 import dev.lockstep.metrics.MicrometerLockObserver;
 import io.micrometer.core.instrument.MeterRegistry;
+import io.micrometer.observation.ObservationRegistry;
 import java.util.ArrayList;
 import java.util.List;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
-import io.micrometer.observation.ObservationRegistry;
 import org.springframework.beans.factory.ObjectProvider;
 import org.springframework.beans.factory.config.BeanDefinition;
+import org.springframework.boot.actuate.autoconfigure.endpoint.condition.ConditionalOnAvailableEndpoint;
 import org.springframework.boot.autoconfigure.AutoConfiguration;
 import org.springframework.boot.autoconfigure.condition.ConditionalOnClass;
 import org.springframework.boot.autoconfigure.condition.ConditionalOnMissingBean;
@@ -26,9 +27,10 @@ import redis.clients.jedis.UnifiedJedis;
 
 /**
  * Lockstep in a Spring Boot application: a Redis client, a {@link Locks} of {@code lockstep.kind},
- * {@link Locked} methods, and, when the application has them, meters and a health indicator. Every
- * bean steps aside for one of the application's own. On shutdown Spring closes the locks (their
- * watchdog stops; holds expire with their lease) before the Redis clients they use.
+ * {@link Locked} methods, and, when the application has them, meters, observations, a health
+ * indicator and the Actuator endpoint {@code locks}. Every bean steps aside for one of the
+ * application's own. On shutdown Spring closes the locks (their watchdog stops; holds expire with
+ * their lease) before the Redis clients they use.
  */
 @AutoConfiguration
 @EnableConfigurationProperties(LockstepProperties.class)
@@ -69,7 +71,11 @@ public class LockstepAutoConfiguration {
         return kind.open(kind == LockKind.V6_REDLOCK ? nodes : List.of(redis), options);
     }
 
-    /** Locks the methods annotated {@link Locked}; static, as a post-processor must be, so it reaches the locks lazily. */
+    /**
+     * Locks the methods annotated {@link Locked}, observing their waits and holds when the
+     * application has an {@link ObservationRegistry}; static, as a post-processor must be, so it
+     * reaches the locks lazily.
+     */
     @Bean
     @ConditionalOnMissingBean
     @Role(BeanDefinition.ROLE_INFRASTRUCTURE)
@@ -106,6 +112,21 @@ public class LockstepAutoConfiguration {
         @ConditionalOnMissingBean(name = "lockstepHealthIndicator")
         LockstepHealthIndicator lockstepHealthIndicator(UnifiedJedis redis, Locks locks, LockstepProperties properties) {
             return new LockstepHealthIndicator(redis, locks, properties.kind());
+        }
+    }
+
+    /** The Actuator endpoint {@code locks}, when Actuator is on the class path. */
+    @Configuration(proxyBeanMethods = false)
+    @ConditionalOnClass(name = "org.springframework.boot.actuate.autoconfigure.endpoint.condition.ConditionalOnAvailableEndpoint")
+    static class Actuator {
+
+        /** What this instance holds; there when exposed ({@code management.endpoints.web.exposure.include=locks}). */
+        @Bean
+        // On the method, not the class, as with the health indicator.
+        @ConditionalOnAvailableEndpoint
+        @ConditionalOnMissingBean
+        LocksEndpoint locksEndpoint(Locks locks, LockstepProperties properties) {
+            return new LocksEndpoint(locks, properties.lockKind());
         }
     }
 }
