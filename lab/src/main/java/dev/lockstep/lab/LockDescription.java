@@ -88,6 +88,12 @@ final class LockDescription {
 
     private static void readWrite(LockSnapshot lock, List<String> lines) {
         lines.add("kind: read-write lock (Redisson's RReadWriteLock layout), mode " + lock.fields().get(LockSnapshot.MODE));
+        if (lock.readHolds().isEmpty()) {
+            lines.add("readers: none");
+        }
+        lock.readHolds().forEach((owner, leases) -> lines.add("read by " + owner(owner) + ": " + leases.size()
+                + (leases.size() == 1 ? " read hold" : " read holds") + ", lease left "
+                + leases.stream().map(LockDescription::lease).collect(Collectors.joining(", "))));
         List<String> writers = new ArrayList<>();
         lock.fields().forEach((field, count) -> {
             if (field.endsWith(LockSnapshot.WRITER_SUFFIX)) {
@@ -95,12 +101,6 @@ final class LockDescription {
             }
         });
         lines.addAll(writers.isEmpty() ? List.of("writer: none") : writers);
-        if (lock.readHolds().isEmpty()) {
-            lines.add("readers: none");
-        }
-        lock.readHolds().forEach((owner, leases) -> lines.add("read by " + owner(owner) + ": " + leases.size()
-                + (leases.size() == 1 ? " read hold" : " read holds") + ", lease left "
-                + leases.stream().map(LockDescription::lease).collect(Collectors.joining(", "))));
         lines.add("lease left: " + lease(lock.pttl()) + " (the hash's: its longest hold)");
     }
 
