@@ -16,9 +16,9 @@ import redis.clients.jedis.RedisClient;
 /** {@code lab inspect NAME...}: who holds a lock, read from Redis without changing it. */
 @Command(name = "inspect", mixinStandardHelpOptions = true,
         description = {"Who holds lock NAME in your Redis, Lockstep's or Redisson's, read without changing it.",
-                "Prints its holders (client and thread) and hold counts, the lease left, a fair lock's waiters,",
-                "a read-write lock's mode, readers and writer, stage 7's fencing counter; for several names,",
-                "each, and who holds them all. Read-only: TYPE, PTTL, GET, HGETALL, LRANGE, ZRANGE, TIME."})
+                "Prints its holders (client and thread) and hold counts, the lease left, a fair lock's waiters, "
+                        + "a read-write lock's mode, readers and writer, stage 7's fencing counter; for several names, "
+                        + "each, and who holds them all. Read-only: TYPE, PTTL, GET, HGETALL, LRANGE, ZRANGE, TIME."})
 final class InspectCommand implements Callable<Integer> {
 
     @Parameters(paramLabel = "NAME", arity = "1..*",
