@@ -53,11 +53,11 @@ final class LockDescription {
         }
         return common.stream()
                 .map(owner -> "all " + locks.size() + " names are held by " + owner(owner))
-                .collect(Collectors.toList());
+                .toList();
     }
 
     /** An owner field {@code clientId:threadId} in words: a negative id is a Lockstep hold that belongs to no thread. */
-    static String owner(String field) {
+    private static String owner(String field) {
         int colon = field.lastIndexOf(':');
         String id = colon < 0 ? "" : field.substring(colon + 1);
         if (!id.matches("-?\\d+")) {
@@ -119,12 +119,10 @@ final class LockDescription {
 
     /** All a hash's owners, a read-write lock's readers and writer alike. */
     private static Set<String> owners(LockSnapshot lock) {
-        Set<String> owners = new LinkedHashSet<>();
-        lock.fields().keySet().stream()
+        return lock.fields().keySet().stream()
                 .filter(field -> !field.equals(LockSnapshot.MODE))
                 .map(field -> field.endsWith(LockSnapshot.WRITER_SUFFIX) ? writerOwner(field) : field)
-                .forEach(owners::add);
-        return owners;
+                .collect(Collectors.toCollection(LinkedHashSet::new));
     }
 
     /** The owner in a writer's field, {@code clientId:threadId:write}. */
