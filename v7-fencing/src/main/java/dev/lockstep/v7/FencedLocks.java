@@ -9,7 +9,7 @@ import redis.clients.jedis.UnifiedJedis;
 /**
  * Stage 7: stage 5's lock, whose grant also hands out a fencing token, so the resource the lock
  * protects can refuse the late write of a holder that paused past its lease. See
- * {@link TokenLock} for the lock and {@link TokenCounters} for where the tokens come from.
+ * {@link TokenLock} for the lock and {@link dev.lockstep.v7.internal.TokenCounters} for where the tokens come from.
  */
 public final class FencedLocks extends PubSubLocks {
 

@@ -7,6 +7,7 @@ import dev.lockstep.internal.LuaScript;
 import dev.lockstep.v4.internal.Watchdog;
 import dev.lockstep.v5.internal.PubSubLock;
 import dev.lockstep.v5.internal.Subscriber;
+import dev.lockstep.v7.internal.TokenCounters;
 import java.util.List;
 import java.util.Map;
 import java.util.concurrent.ConcurrentHashMap;

@@ -6,6 +6,7 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
 import dev.lockstep.FencedLock;
 import dev.lockstep.LockOptions;
 import dev.lockstep.testkit.fixture.RedisClusterFixture;
+import dev.lockstep.v7.internal.TokenCounters;
 import java.util.HashSet;
 import java.util.List;
 import java.util.Set;

@@ -13,6 +13,7 @@ import dev.lockstep.testkit.fixture.Await;
 import dev.lockstep.testkit.fixture.SingleNodeTest;
 import dev.lockstep.testkit.stage.Stage;
 import dev.lockstep.testkit.watch.RedisTraffic;
+import dev.lockstep.v7.internal.TokenCounters;
 import java.time.Duration;
 import java.util.HashSet;
 import java.util.List;

@@ -1,4 +1,4 @@
-package dev.lockstep.v7;
+package dev.lockstep.v7.internal;
 
 import redis.clients.jedis.util.JedisClusterCRC16;
 
@@ -9,12 +9,13 @@ import redis.clients.jedis.util.JedisClusterCRC16;
  * the counters need no expiry, and a counter that never expires never starts again below a
  * token a resource has already seen. The counter of slot {@code s} is
  * {@code lockstep_fence:{t}}, with {@code t} the smallest number whose decimal form hashes to
- * {@code s}: every client finds the same key, in the same slot as the lock.
+ * {@code s}: every client finds the same key, in the same slot as the lock (and so does the lab's
+ * {@code inspect}, which reads it).
  */
-final class TokenCounters {
+public final class TokenCounters {
 
     /** The prefix of every counter key. */
-    static final String PREFIX = "lockstep_fence:";
+    public static final String PREFIX = "lockstep_fence:";
 
     private static final int SLOTS = 16384;
 
@@ -22,7 +23,7 @@ final class TokenCounters {
     }
 
     /** The counter key for lock {@code name}: in the slot of the name (of its hash tag, if it has one). */
-    static String keyFor(String name) {
+    public static String keyFor(String name) {
         return PREFIX + "{" + Tags.OF_SLOT[JedisClusterCRC16.getSlot(name)] + "}";
     }
 
