@@ -40,8 +40,8 @@ class TooSlowToPlayTest {
 
     @Test
     void aReplicaTooSlowForTheSyncIsNotPlayedNotFailed() {
-        // 1,000 ms each way: the replica's acknowledgement cannot come within the 800 ms the sync allows.
-        Outcome outcome = Outcome.run(stage, FailoverWithReplicaSync.lagging(1000), fixture);
+        // 500 ms each way: the replica's acknowledgement cannot come within the 800 ms the sync allows.
+        Outcome outcome = Outcome.run(stage, FailoverWithReplicaSync.lagging(500), fixture);
         assertEquals(Cell.NOT_PLAYED, outcome.cell(), outcome::report);
         assertTrue(outcome.report().contains("did not acknowledge within 800 ms"), outcome::report);
     }
