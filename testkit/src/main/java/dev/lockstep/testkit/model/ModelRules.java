@@ -129,10 +129,13 @@ final class ModelRules {
                 broken.add(new Violation("refused-but-granted", refused.get() + " returned false, yet Redis still stores a "
                         + "hold for it that nobody will unlock, a lease later: " + redis));
             } else if (deadline == null || now > deadline) {
-                broken.add(new Violation("stuck-hold", "Redis keeps field " + field + " " + redis + (deadline == null
-                        ? ownerOf(field).map(o -> ", though its owner " + o + " holds nothing (its last call settled"
-                        + " it, and its lock agrees)").orElse(", which no owner may hold") : " " + (now - deadline) / 1_000_000
-                        + " ms after it had to be gone (nobody holds it: its last unlock, loss or client is past)")));
+                // The owner is named, with its side: a read field and its owner's write field differ by a suffix only.
+                Optional<String> owner = ownerOf(field);
+                broken.add(new Violation("stuck-hold", "Redis keeps field " + field + owner.map(o -> " (" + o + ")")
+                        .orElse("") + " " + redis + (deadline == null ? owner.map(o -> ", though its owner holds nothing"
+                        + " (its last call settled it, and its lock agrees)").orElse(", which no owner may hold")
+                        : " " + (now - deadline) / 1_000_000 + " ms after it had to be gone (nobody holds it: its last"
+                        + " unlock, loss or client is past)")));
             }
         }
         model.forgetDeparted(now);
