@@ -100,6 +100,7 @@ final class Acquire {
             owner.granted(attempt.start());
             if (lease != null && owner.settled() == 1) {
                 owner.fixedLeaseEnd = attempt.start() + lease.toNanos();
+                owner.leaseEndBound = System.nanoTime() + lease.toNanos();
             }
             int count = run.holdCount(c, t, step.side());
             run.log().history().acquired(actor, attempt.start() - System.nanoTime() + run.log().history().now(), lease, count,

@@ -7,7 +7,7 @@ import java.util.Set;
 
 /**
  * How a stage is modelled, and the shape every modelled run shares: three clients of two owner
- * threads each, one lock.
+ * threads and two hold handles each, one lock.
  *
  * @param stage     the stage
  * @param claims    what it claims: only those are checked
@@ -19,6 +19,10 @@ public record ModelSetup(Stage stage, Set<Guarantee> claims, Duration lease, boo
 
     static final int CLIENTS = 3;
     static final int THREADS = 2;
+    /** Hold handles per client ({@code tryAcquire}): owner slots {@link #THREADS} and up, each used from a thread of its own. */
+    static final int HANDLES = 2;
+    /** Owner slots per client: its threads, then its handles. */
+    static final int OWNERS = THREADS + HANDLES;
     /** What "within one lease" allows for a loaded 2-core machine. */
     static final Duration SLACK = Duration.ofMillis(500);
     /** How long a blip, a fault on the wire, keeps a client's link dark. */

@@ -16,15 +16,18 @@ import redis.clients.jedis.resps.ScanResult;
  *
  * @param fields        per node, the lock hash's fields (owner field to count; {@code mode} left out)
  * @param keysWithoutTtl keys (node:key) with no TTL, token counters left out
+ * @param keyTtls       per node, the lock key's PTTL in milliseconds (negative when it has none)
  */
-record RedisView(List<Map<String, Integer>> fields, List<String> keysWithoutTtl) {
+record RedisView(List<Map<String, Integer>> fields, List<String> keysWithoutTtl, List<Long> keyTtls) {
 
     /** Reads {@code lockName} and scans every key on each of {@code nodes}. */
     static RedisView read(List<RedisNode> nodes, String lockName) {
         List<Map<String, Integer>> fields = new ArrayList<>();
         List<String> noTtl = new ArrayList<>();
+        List<Long> keyTtls = new ArrayList<>();
         for (RedisNode node : nodes) {
             try (Jedis admin = node.admin()) {
+                keyTtls.add(admin.pttl(lockName));
                 Map<String, Integer> counts = new HashMap<>();
                 if ("hash".equals(admin.type(lockName))) {
                     admin.hgetAll(lockName).forEach((field, value) -> {
@@ -46,7 +49,7 @@ record RedisView(List<Map<String, Integer>> fields, List<String> keysWithoutTtl)
                 } while (!cursor.equals(ScanParams.SCAN_POINTER_START));
             }
         }
-        return new RedisView(fields, noTtl);
+        return new RedisView(fields, noTtl, keyTtls);
     }
 
     /** The count Redis stores in {@code field}: on a majority of nodes, 0 when a majority has none, -1 when split. */

@@ -42,7 +42,7 @@ final class ReferenceModel {
 
     private final ModelSetup setup;
     private final Function<Integer, String[]> clientFields;
-    private final OwnerModel[][][] owners = new OwnerModel[ModelSetup.CLIENTS][ModelSetup.THREADS][2];
+    private final OwnerModel[][][] owners = new OwnerModel[ModelSetup.CLIENTS][ModelSetup.OWNERS][2];
     /** Redis fields that nobody holds any more, and by when (nanoTime) they must be gone. */
     private final Map<String, Long> departing = new HashMap<>();
 
@@ -51,7 +51,7 @@ final class ReferenceModel {
         this.setup = setup;
         this.clientFields = clientFields;
         for (int c = 0; c < ModelSetup.CLIENTS; c++) {
-            for (int t = 0; t < ModelSetup.THREADS; t++) {
+            for (int t = 0; t < ModelSetup.OWNERS; t++) {
                 for (Side side : Side.values()) {
                     owners[c][t][side.ordinal()] = new OwnerModel();
                 }
@@ -77,7 +77,7 @@ final class ReferenceModel {
     /** Whether another owner than this one may hold a side that excludes {@code side}. */
     Optional<String> otherHolder(int client, int thread, Side side) {
         for (int c = 0; c < ModelSetup.CLIENTS; c++) {
-            for (int t = 0; t < ModelSetup.THREADS; t++) {
+            for (int t = 0; t < ModelSetup.OWNERS; t++) {
                 if (c == client && t == thread) {
                     continue;
                 }
@@ -93,7 +93,7 @@ final class ReferenceModel {
     List<int[]> holders(int client) {
         List<int[]> found = new ArrayList<>();
         for (int c = 0; c < ModelSetup.CLIENTS; c++) {
-            for (int t = 0; t < ModelSetup.THREADS; t++) {
+            for (int t = 0; t < ModelSetup.OWNERS; t++) {
                 for (Side side : sides()) {
                     if ((client < 0 || client == c) && owner(c, t, side).mayHold()) {
                         found.add(new int[] {c, t, side.ordinal()});
@@ -121,7 +121,9 @@ final class ReferenceModel {
     void lost(int client, int thread, Side side, long now, long within) {
         OwnerModel owner = owner(client, thread, side);
         if (owner.mayHold()) {
-            departing.merge(field(client, thread, side), now + within, Math::max);
+            // An explicit lease longer than the bound keeps the field in Redis until it runs out.
+            long end = Math.max(now + within, owner.leaseEndBound + ModelSetup.SLACK.toNanos());
+            departing.merge(field(client, thread, side), end, Math::max);
         }
         owner.lostAt = now;
         owner.settle(0);
@@ -129,7 +131,7 @@ final class ReferenceModel {
 
     /** Every hold of client slot {@code client} is gone (closed, crashed, stalled past its lease). */
     void clientLost(int client, long now, long within) {
-        for (int t = 0; t < ModelSetup.THREADS; t++) {
+        for (int t = 0; t < ModelSetup.OWNERS; t++) {
             for (Side side : Side.values()) {
                 lost(client, t, side, now, within);
             }
@@ -146,7 +148,7 @@ final class ReferenceModel {
      * renewals may have failed. The caller's own doubt is in its set of counts, and its next call settles it.
      */
     void shake(int client, int caller, long now) {
-        for (int t = 0; t < ModelSetup.THREADS; t++) {
+        for (int t = 0; t < ModelSetup.OWNERS; t++) {
             if (t == caller) {
                 continue;
             }
@@ -167,7 +169,7 @@ final class ReferenceModel {
     /** Fixed leases that ran out end their holds; the lock may not know yet, Redis must drop the field. */
     void advance(long now) {
         for (int c = 0; c < ModelSetup.CLIENTS; c++) {
-            for (int t = 0; t < ModelSetup.THREADS; t++) {
+            for (int t = 0; t < ModelSetup.OWNERS; t++) {
                 for (Side side : Side.values()) {
                     OwnerModel owner = owner(c, t, side);
                     if (owner.fixedLeaseEnd > 0 && now > owner.fixedLeaseEnd && !owner.mixedLease) {
@@ -201,6 +203,11 @@ final class ReferenceModel {
         }
         owner.settle(holdCount);
         return Optional.empty();
+    }
+
+    /** {@code field}, which no owner the model follows holds, must be gone from Redis by {@code deadline} (nanoTime). */
+    void departs(String field, long deadline) {
+        departing.merge(field, deadline, Math::max);
     }
 
     /** By when (nanoTime) {@code field}, which nobody holds any more, must be gone from Redis; null when not departing. */

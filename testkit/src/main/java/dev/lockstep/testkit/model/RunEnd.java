@@ -16,8 +16,8 @@ import java.util.Optional;
 import redis.clients.jedis.RedisClient;
 
 /**
- * The end of a run: every owner unlocks what its lock says it holds, every hold must then leave
- * Redis, and a fresh client must get the lock within one lease.
+ * The end of a run: every thread unlocks what its lock says it holds, every handle is closed, every
+ * hold must then leave Redis, and a fresh client must get the lock within one lease.
  */
 final class RunEnd {
 
@@ -40,7 +40,10 @@ final class RunEnd {
         this.check = check;
     }
 
-    /** Every owner unlocks what its lock says it holds; then every hold must leave Redis, and a fresh client get in. */
+    /**
+     * Every thread unlocks what its lock says it holds and every handle is closed; then every hold
+     * must leave Redis, and a fresh client get in.
+     */
     Optional<Violation> finish() {
         run.log().line("-- end: every owner unlocks what it holds, then the lock must be free within one lease");
         for (int c = 0; c < ModelSetup.CLIENTS; c++) {
@@ -60,6 +63,20 @@ final class RunEnd {
                         if (broken.isPresent()) {
                             return broken;
                         }
+                    }
+                }
+            }
+        }
+        for (int c = 0; c < ModelSetup.CLIENTS; c++) {
+            for (int h = ModelSetup.THREADS; h < ModelSetup.OWNERS; h++) {
+                HoldSlots.Held held = run.held(c, h);
+                if (held != null && held.clientClosed) {
+                    run.clients().holds().clear(c, h);
+                } else if (held != null) {
+                    Step close = new Step(Step.Kind.HOLD_CLOSE, c, h, held.side, 0, WireFault.NONE);
+                    Optional<Violation> broken = executor.execute(close).or(check::check);
+                    if (broken.isPresent()) {
+                        return broken;
                     }
                 }
             }

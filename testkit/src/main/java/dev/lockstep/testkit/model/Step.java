@@ -8,7 +8,8 @@ package dev.lockstep.testkit.model;
  *
  * @param kind   what happens
  * @param client the client slot (0 = A, 1 = B, ...), for calls and client faults
- * @param thread the thread slot within the client (0 = 1, 1 = 2), for calls
+ * @param thread the owner slot within the client: a thread (0 = 1, 1 = 2), or a hold handle
+ *               ({@link ModelSetup#THREADS} = h1, ...) for the handle's steps
  * @param side   the read or write side (write on every lock without a read side)
  * @param millis the kind's duration: a wait, a lease, a stall, a delay before an interrupt
  * @param fault  a fault on the wire during this call, or {@link WireFault#NONE}
@@ -29,9 +30,21 @@ public record Step(Kind kind, int client, int thread, Side side, long millis, Wi
         CONTEND,
         /** {@code unlock()}. */
         UNLOCK,
+        /** {@code tryAcquire(wait = millis, lease = null)} into an empty handle slot, on a thread of the client. */
+        TRY_ACQUIRE,
+        /** {@code tryAcquire(wait = 0, lease = millis)} into an empty handle slot: a fixed lease, no watchdog. */
+        TRY_ACQUIRE_LEASE,
+        /** The handle's {@code release()}, from the handle's own thread (not the one that took it). */
+        HOLD_RELEASE,
+        /** The handle's {@code close()}, from the handle's own thread. */
+        HOLD_CLOSE,
+        /** The handle's {@code extend(millis)}, from the handle's own thread: longer, shorter, or refused at the call. */
+        HOLD_EXTEND,
+        /** The handle is dropped unreleased: its last reference goes, the collector runs, its cleaner must release it. */
+        HOLD_DROP,
         /**
-         * {@code extend(millis)} of the owner's hold: a shorter or equal fixed lease from now on, or
-         * (under 10 ms) a lease every stage refuses at the call.
+         * {@code extend(millis)} of the owner's hold: a longer, equal or shorter fixed lease from now
+         * on, or (under 10 ms) a lease every stage refuses at the call.
          */
         EXTEND,
         /** {@code forceUnlock()} of the side, by an administrator (the owner's client is only the caller). */
@@ -72,7 +85,17 @@ public record Step(Kind kind, int client, int thread, Side side, long millis, Wi
 
     /** The name of the owner in {@code client} slot, {@code thread} slot. */
     static String ownerName(int client, int thread) {
-        return clientName(client) + (thread + 1);
+        return clientName(client) + (isHandle(thread) ? "h" + (thread - ModelSetup.THREADS + 1) : thread + 1);
+    }
+
+    /** Whether owner slot {@code thread} is a hold handle rather than a thread. */
+    static boolean isHandle(int thread) {
+        return thread >= ModelSetup.THREADS;
+    }
+
+    /** The thread slot that takes handle slot {@code handle}'s hold: never the handle's own thread. */
+    static int acquiringThread(int handle) {
+        return (handle - ModelSetup.THREADS) % ModelSetup.THREADS;
     }
 
     /** The name of the client in {@code client} slot: its letter. */
@@ -92,6 +115,14 @@ public record Step(Kind kind, int client, int thread, Side side, long millis, Wi
             case TRY_LOCK_LEASE -> owner() + sideNote + " tryLock(lease " + millis + " ms)" + faultNote;
             case CONTEND -> owner() + sideNote + " tryLock(wait " + millis + " ms), in the background";
             case UNLOCK -> owner() + sideNote + " unlock()" + faultNote;
+            case TRY_ACQUIRE -> owner() + sideNote + " = " + ownerName(client, acquiringThread(thread))
+                    + " tryAcquire(wait " + millis + " ms)" + faultNote;
+            case TRY_ACQUIRE_LEASE -> owner() + sideNote + " = " + ownerName(client, acquiringThread(thread))
+                    + " tryAcquire(lease " + millis + " ms)" + faultNote;
+            case HOLD_RELEASE -> owner() + " release()" + faultNote;
+            case HOLD_CLOSE -> owner() + " close()" + faultNote;
+            case HOLD_EXTEND -> owner() + " extend(" + millis + " ms)" + faultNote;
+            case HOLD_DROP -> owner() + " dropped, collected";
             case EXTEND -> owner() + sideNote + " extend(" + millis + " ms)" + faultNote;
             case FORCE_UNLOCK -> owner() + sideNote + " forceUnlock()" + faultNote;
             case INTERRUPT -> owner() + sideNote + " lockInterruptibly(), interrupted after " + millis + " ms";
