@@ -32,7 +32,8 @@ import picocli.CommandLine.TypeConversionException;
 @Command(name = "explore-model", mixinStandardHelpOptions = true,
         description = {
                 "Plays random histories over the lock API (lock, tryLock with and without lease, re-entry, unlock,",
-                "extend, forceUnlock, interrupt, close, read and write sides, fenced writes) and the wire faults (lost",
+                "extend longer and shorter, forceUnlock, interrupt, close, read and write sides, fenced writes, hold",
+                "handles taken, extended, released, closed and dropped on other threads) and the wire faults (lost",
                 "reply, blip, dropped connections, stall, crash) on each stage in turn, checking after every step that",
                 "what each client believes it holds is what Redis stores. A failure is shrunk to its shortest history",
                 "and reported with its seed; each rule is reported once per stage. The report lists the public",
@@ -130,9 +131,10 @@ final class ExploreModelCommand implements Callable<Integer> {
                             : String.join(", ", r.failures().stream()
                             .map(f -> f.shrunk().violation().orElseThrow().rule()).toList())).append(" |\n");
         }
-        List<String> undrawn = Alphabet.coverage().entrySet().stream()
-                .filter(e -> e.getValue() == Alphabet.Coverage.NOT_YET_DRAWN).map(e -> "`" + e.getKey() + "`").toList();
-        md.append("\nNot drawn yet, so not explored: ").append(String.join(", ", undrawn)).append(".\n");
+        List<String> undrawn = Alphabet.notYetDrawn().entrySet().stream()
+                .map(e -> "`" + e.getKey() + "` (" + e.getValue() + ")").toList();
+        md.append("\nNot drawn yet, so not explored: ").append(undrawn.isEmpty() ? "none" : String.join(", ", undrawn))
+                .append(".\n");
         for (StageResult r : results) {
             for (ModelChecker.Failure f : r.failures()) {
                 md.append("\n### ").append(r.stage().name()).append(": ")

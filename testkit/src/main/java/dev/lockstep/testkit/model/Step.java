@@ -26,6 +26,10 @@ public record Step(Kind kind, int client, int thread, Side side, long millis, Wi
         TRY_LOCK_WAIT,
         /** {@code tryLock(wait = 0, lease = millis)}: a fixed lease, no watchdog. */
         TRY_LOCK_LEASE,
+        /** {@code lock(lease = millis)}: blocks for a fixed lease; when another live owner holds the lock, a bounded {@code tryLock} instead. */
+        LOCK_LEASE,
+        /** {@code tryLock(millis, MILLISECONDS)}: {@link java.util.concurrent.locks.Lock}'s own timed form, watchdog lease. */
+        TRY_LOCK_UNIT,
         /** {@code tryLock(wait = millis)} on the owner's thread, left waiting while the next steps run. */
         CONTEND,
         /** {@code unlock()}. */
@@ -113,6 +117,8 @@ public record Step(Kind kind, int client, int thread, Side side, long millis, Wi
             case TRY_LOCK -> owner() + sideNote + " tryLock()" + faultNote;
             case TRY_LOCK_WAIT -> owner() + sideNote + " tryLock(wait " + millis + " ms)" + faultNote;
             case TRY_LOCK_LEASE -> owner() + sideNote + " tryLock(lease " + millis + " ms)" + faultNote;
+            case LOCK_LEASE -> owner() + sideNote + " lock(lease " + millis + " ms)" + faultNote;
+            case TRY_LOCK_UNIT -> owner() + sideNote + " tryLock(" + millis + ", MILLISECONDS)" + faultNote;
             case CONTEND -> owner() + sideNote + " tryLock(wait " + millis + " ms), in the background";
             case UNLOCK -> owner() + sideNote + " unlock()" + faultNote;
             case TRY_ACQUIRE -> owner() + sideNote + " = " + ownerName(client, acquiringThread(thread))

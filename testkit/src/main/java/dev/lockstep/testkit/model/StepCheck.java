@@ -7,8 +7,9 @@ import java.util.Optional;
 
 /**
  * The check after every step: judges the background calls that returned, lets fixed leases run
- * out and loss signals arrive in the model, asks every owner's lock what it believes, reads Redis,
- * and holds all of it to the {@link ModelRules}.
+ * out and loss signals arrive in the model, asks every owner what it believes (a thread its lock, a
+ * handle its {@code isValid()}), asks the lock's Redis queries, reads Redis, and holds all of it to
+ * the {@link ModelRules}, the {@link LockQueries} and the handles' loss listeners.
  */
 final class StepCheck {
 
@@ -62,8 +63,10 @@ final class StepCheck {
                 }
             }
         }
+        LockQueries queries = LockQueries.ask(run);
         RedisView redis = RedisView.read(context.nodes(), ModelSetup.LOCK);
-        return rules.check(System.nanoTime(), beliefs, held, redis).stream().findFirst().or(this::handlesTold);
+        return rules.check(System.nanoTime(), beliefs, held, redis).stream().findFirst()
+                .or(() -> queries.judge(run, redis)).or(this::handlesTold);
     }
 
     /** A handle whose loss its lock announced must have told its own {@code onLost} listeners too, within the slack. */

@@ -82,7 +82,8 @@ final class StepDraw {
             return new Step(Kind.DROP_CONNECTIONS, 0, 0, Side.WRITE, 0, WireFault.NONE);
         }
         if (roll < 89 && setup.fenced()) {
-            return new Step(Kind.FENCED_WRITE, client, thread, Side.WRITE, 0, WireFault.NONE);
+            int writer = random.nextBoolean() ? thread : ModelSetup.THREADS + random.nextInt(ModelSetup.HANDLES);
+            return new Step(Kind.FENCED_WRITE, client, writer, Side.WRITE, 0, WireFault.NONE);
         }
         if (roll < 95) {
             return extend(client, thread, side);
@@ -99,17 +100,20 @@ final class StepDraw {
         int variant = random.nextInt(100);
         Kind kind;
         long millis = 0;
-        if (variant < 30) {
+        if (variant < 27) {
             kind = Kind.TRY_LOCK;
-        } else if (variant < 55) {
+        } else if (variant < 47) {
             kind = Kind.TRY_LOCK_WAIT;
             millis = 100 + random.nextInt(500);
-        } else if (variant < 80) {
+        } else if (variant < 55) {
+            kind = Kind.TRY_LOCK_UNIT;
+            millis = 100 + random.nextInt(500);
+        } else if (variant < 78) {
             kind = Kind.LOCK;
             millis = 200;
         } else {
             // A fixed lease only on a first hold: mixing a fixed lease into a watchdog hold is its own topic.
-            kind = holder ? Kind.TRY_LOCK : Kind.TRY_LOCK_LEASE;
+            kind = holder ? Kind.TRY_LOCK : variant < 90 ? Kind.TRY_LOCK_LEASE : Kind.LOCK_LEASE;
             millis = holder ? 0 : 200 + random.nextInt((int) setup.lease().toMillis());
         }
         WireFault fault = WireFault.NONE;

@@ -49,7 +49,8 @@ final class StepExecutor {
         }
         long now = System.nanoTime();
         return switch (step.kind()) {
-            case LOCK, TRY_LOCK, TRY_LOCK_WAIT, TRY_LOCK_LEASE, INTERRUPT -> Acquire.acquire(run, step, actor);
+            case LOCK, LOCK_LEASE, TRY_LOCK, TRY_LOCK_WAIT, TRY_LOCK_UNIT, TRY_LOCK_LEASE, INTERRUPT ->
+                    Acquire.acquire(run, step, actor);
             case CONTEND -> {
                 background.start(step, actor);
                 yield Optional.empty();

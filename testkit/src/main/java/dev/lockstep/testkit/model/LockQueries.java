@@ -1,0 +1,56 @@
+package dev.lockstep.testkit.model;
+
+import dev.lockstep.DistLock;
+import dev.lockstep.testkit.model.Step.Side;
+import java.time.Duration;
+import java.util.Optional;
+
+/**
+ * The lock's queries that ask Redis, {@code isLocked()} and {@code remainingLease()}, checked after
+ * every step against what Redis stores: asked before Redis is read, and {@code isLocked()} once
+ * more after, so that a hold granted or ended meanwhile (a background call, a lease running out) is
+ * not taken for a wrong answer. They are asked on client A's first handle thread, which holds nothing
+ * of its own and never waits in the background.
+ *
+ * @param locked    what {@code isLocked()} answered before Redis was read
+ * @param remaining what {@code remainingLease()} answered
+ * @param asked     when (nanoTime) they were asked
+ */
+record LockQueries(Object locked, Object remaining, long asked) {
+
+    /** Redis rounds a PTTL to the millisecond. */
+    private static final long ROUNDING_MILLIS = 2;
+    private static final int ASKER = ModelSetup.THREADS;
+
+    /** Asks client A's lock both queries, now. */
+    static LockQueries ask(RunContext run) {
+        DistLock lock = run.lock(0, Side.WRITE);
+        long asked = System.nanoTime();
+        return new LockQueries(run.call(0, ASKER, lock::isLocked), run.call(0, ASKER, lock::remainingLease), asked);
+    }
+
+    /** What was answered against {@code redis}, read after the questions; {@code isLocked()} is asked again to bracket it. */
+    Optional<Violation> judge(RunContext run, RedisView redis) {
+        Object lockedAgain = run.call(0, ASKER, run.lock(0, Side.WRITE)::isLocked);
+        if (!(locked instanceof Boolean before) || !(remaining instanceof Duration lease)) {
+            return Optional.of(new Violation("query-failed", "isLocked() answered " + OwnerCalls.describe(locked)
+                    + ", remainingLease() " + OwnerCalls.describe(remaining) + ", while Redis answers"));
+        }
+        boolean stored = !redis.heldFields().isEmpty();
+        if (before.equals(lockedAgain) && before != stored) {
+            return Optional.of(new Violation("query-vs-redis", "isLocked() says " + before + " twice, but Redis stores "
+                    + redis));
+        }
+        long elapsedMillis = (System.nanoTime() - asked) / 1_000_000;
+        long longest = redis.keyTtls().stream().mapToLong(Long::longValue).max().orElse(-2);
+        if (longest >= 0 && lease.toMillis() > longest + elapsedMillis + ROUNDING_MILLIS) {
+            return Optional.of(new Violation("query-vs-redis", "remainingLease() says " + lease.toMillis()
+                    + " ms, but the key's longest TTL was " + longest + " ms, " + elapsedMillis + " ms later"));
+        }
+        if (Boolean.FALSE.equals(lockedAgain) && !before && !stored && !lease.isZero()) {
+            return Optional.of(new Violation("query-vs-redis", "remainingLease() says " + lease.toMillis()
+                    + " ms of a lock that isLocked() and Redis say nobody holds"));
+        }
+        return Optional.empty();
+    }
+}
