@@ -34,9 +34,7 @@ public final class Alphabet {
         /** The model checks what it answers after every step (or wherever the reason says). */
         QUERY,
         /** Refused at the call, whatever the state: the contract's bad-input tests pin it, there is nothing to model. */
-        REFUSED,
-        /** Not drawn yet: the reason says what drawing it needs. */
-        NOT_YET_DRAWN
+        REFUSED
     }
 
     /**
@@ -82,8 +80,7 @@ public final class Alphabet {
             step("LockHold.release()", Kind.HOLD_RELEASE),
             step("LockHold.close()", Kind.HOLD_CLOSE),
             query("LockHold.onLost(Consumer)", "a lost handle's listeners must hear within a lease (LossNotice, StepCheck)"),
-            notYetDrawn("CompositeLocks.getAll(String[])", "needs the model over several names: one name held "
-                    + "through a single lock and a group at once"),
+            step("CompositeLocks.getAll(String[])", Kind.LOCK, Kind.TRY_LOCK, Kind.TRY_ACQUIRE, Kind.UNLOCK),
             step("ReadWriteDistLock.readLock()", Kind.LOCK, Kind.TRY_LOCK, Kind.UNLOCK),
             step("ReadWriteDistLock.writeLock()", Kind.LOCK, Kind.TRY_LOCK, Kind.UNLOCK),
             step("FencedLock.token()", Kind.FENCED_WRITE),
@@ -96,12 +93,6 @@ public final class Alphabet {
     /** How each method of {@link #SURFACE} is covered, by its signature ({@code DistLock.tryLock(Duration, Duration)}). */
     public static Map<String, Cover> coverage() {
         return COVERAGE;
-    }
-
-    /** The signatures of the methods not drawn yet, with what drawing each needs. */
-    public static Map<String, String> notYetDrawn() {
-        return COVERAGE.entrySet().stream().filter(e -> e.getValue().how() == Coverage.NOT_YET_DRAWN)
-                .collect(Collectors.toMap(Map.Entry::getKey, e -> e.getValue().reason(), (a, b) -> a, TreeMap::new));
     }
 
     /** Every public method of {@link #SURFACE}, by signature: each type's own, and for {@code DistLock} those of {@link Lock}. */
@@ -130,9 +121,5 @@ public final class Alphabet {
 
     private static Map.Entry<String, Cover> refused(String method, String why) {
         return Map.entry(method, new Cover(Coverage.REFUSED, Set.of(), why));
-    }
-
-    private static Map.Entry<String, Cover> notYetDrawn(String method, String needs) {
-        return Map.entry(method, new Cover(Coverage.NOT_YET_DRAWN, Set.of(), needs));
     }
 }

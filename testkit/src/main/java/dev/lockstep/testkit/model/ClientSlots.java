@@ -1,5 +1,6 @@
 package dev.lockstep.testkit.model;
 
+import dev.lockstep.CompositeLocks;
 import dev.lockstep.DistLock;
 import dev.lockstep.LockOptions;
 import dev.lockstep.Locks;
@@ -38,6 +39,8 @@ final class ClientSlots {
         List<RedisClient> redis;
         Locks locks;
         DistLock lock;
+        /** The group over the modelled name and {@link ModelSetup#OTHER}, on a lock over several names; else null. */
+        DistLock group;
         int generation;
     }
 
@@ -78,6 +81,10 @@ final class ClientSlots {
             ((ReadWriteDistLock) slot.lock).readLock().onLeaseLost(
                     loss -> told.add(new Told(c, generation, loss.threadId(), Side.READ, System.nanoTime())));
         }
+        if (setup.severalNames()) {
+            slot.group = ((CompositeLocks) slot.locks).getAll(ModelSetup.LOCK, ModelSetup.OTHER);
+            slot.group.onLeaseLost(loss -> told.add(new Told(c, generation, loss.threadId(), Side.GROUP, System.nanoTime())));
+        }
     }
 
     /** Closes slot {@code c}'s client and its connections. */
@@ -100,7 +107,11 @@ final class ClientSlots {
 
     /** Slot {@code c}'s lock, on {@code side}. */
     DistLock lock(int c, Side side) {
-        return side == Side.READ ? ((ReadWriteDistLock) slots[c].lock).readLock() : slots[c].lock;
+        return switch (side) {
+            case READ -> ((ReadWriteDistLock) slots[c].lock).readLock();
+            case GROUP -> slots[c].group;
+            case WRITE -> slots[c].lock;
+        };
     }
 
     /** Slot {@code c}'s links to the nodes. */

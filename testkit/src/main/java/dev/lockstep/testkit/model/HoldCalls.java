@@ -141,8 +141,8 @@ final class HoldCalls {
     static void orphans(RunContext run, int c, long now) {
         String prefix = run.clients().clientId(c) + ":-";
         HoldSlots holds = run.clients().holds();
-        for (String field : RedisView.read(run.clients().nodes(), ModelSetup.LOCK).anyFields()) {
-            String base = field.endsWith(":write") ? field.substring(0, field.length() - ":write".length()) : field;
+        for (String field : RedisView.read(run.clients().nodes(), run.setup()).anyFields()) {
+            String base = RedisView.owner(field);
             boolean inSlot = false;
             for (int h = ModelSetup.THREADS; h < ModelSetup.OWNERS; h++) {
                 inSlot |= base.equals(holds.field(c, h));

@@ -1,8 +1,8 @@
 package dev.lockstep.testkit.model;
 
-import dev.lockstep.DistLock;
 import dev.lockstep.testkit.model.Step.Side;
 import java.time.Duration;
+import java.util.List;
 import java.util.Optional;
 
 /**
@@ -10,9 +10,10 @@ import java.util.Optional;
  * every step against what Redis stores: asked before Redis is read, and {@code isLocked()} once
  * more after, so that a hold granted or ended meanwhile (a background call, a lease running out) is
  * not taken for a wrong answer. They are asked on client A's first handle thread, which holds nothing
- * of its own and never waits in the background.
+ * of its own and never waits in the background. A read-write lock's sides each answer for their own
+ * mode (as Redisson's do), so the lock is locked when either says so.
  *
- * @param locked    what {@code isLocked()} answered before Redis was read
+ * @param locked    what {@code isLocked()} answered before Redis was read (of either side)
  * @param remaining what {@code remainingLease()} answered
  * @param asked     when (nanoTime) they were asked
  */
@@ -24,19 +25,31 @@ record LockQueries(Object locked, Object remaining, long asked) {
 
     /** Asks client A's lock both queries, now. */
     static LockQueries ask(RunContext run) {
-        DistLock lock = run.lock(0, Side.WRITE);
         long asked = System.nanoTime();
-        return new LockQueries(run.call(0, ASKER, lock::isLocked), run.call(0, ASKER, lock::remainingLease), asked);
+        return new LockQueries(isLocked(run), run.call(0, ASKER, run.lock(0, Side.WRITE)::remainingLease), asked);
+    }
+
+    /** Whether either side of client A's lock says it is locked, or what it threw. */
+    private static Object isLocked(RunContext run) {
+        boolean locked = false;
+        for (Side side : run.setup().readWrite() ? List.of(Side.WRITE, Side.READ) : List.of(Side.WRITE)) {
+            Object answer = run.call(0, ASKER, run.lock(0, side)::isLocked);
+            if (!(answer instanceof Boolean b)) {
+                return answer;
+            }
+            locked |= b;
+        }
+        return locked;
     }
 
     /** What was answered against {@code redis}, read after the questions; {@code isLocked()} is asked again to bracket it. */
     Optional<Violation> judge(RunContext run, RedisView redis) {
-        Object lockedAgain = run.call(0, ASKER, run.lock(0, Side.WRITE)::isLocked);
+        Object lockedAgain = isLocked(run);
         if (!(locked instanceof Boolean before) || !(remaining instanceof Duration lease)) {
             return Optional.of(new Violation("query-failed", "isLocked() answered " + OwnerCalls.describe(locked)
                     + ", remainingLease() " + OwnerCalls.describe(remaining) + ", while Redis answers"));
         }
-        boolean stored = !redis.heldFields().isEmpty();
+        boolean stored = redis.lockKeyHeld();
         if (before.equals(lockedAgain) && before != stored) {
             return Optional.of(new Violation("query-vs-redis", "isLocked() says " + before + " twice, but Redis stores "
                     + redis));

@@ -1,6 +1,8 @@
 package dev.lockstep.testkit.model;
 
+import dev.lockstep.CompositeLocks;
 import dev.lockstep.Guarantee;
+import dev.lockstep.testkit.model.Step.Side;
 import dev.lockstep.testkit.stage.Stage;
 import java.time.Duration;
 import java.util.Set;
@@ -14,8 +16,10 @@ import java.util.Set;
  * @param lease     the watchdog timeout (and default lease)
  * @param readWrite whether the lock has a read side
  * @param fenced    whether holds carry tokens
+ * @param severalNames whether the client also locks several names as one ({@code getAll}): the group side
  */
-public record ModelSetup(Stage stage, Set<Guarantee> claims, Duration lease, boolean readWrite, boolean fenced) {
+public record ModelSetup(Stage stage, Set<Guarantee> claims, Duration lease, boolean readWrite, boolean fenced,
+                         boolean severalNames) {
 
     static final int CLIENTS = 3;
     static final int THREADS = 2;
@@ -29,9 +33,14 @@ public record ModelSetup(Stage stage, Set<Guarantee> claims, Duration lease, boo
     static final Duration BLIP = Duration.ofMillis(250);
     /** The name of the modelled lock. */
     static final String LOCK = "modelled";
+    /** The other name of the group, on a lock over several names: {@code getAll(LOCK, OTHER)}. */
+    static final String OTHER = "modelled-other";
+    /** How many sides an owner's counts are kept for. */
+    static final int SIDES = Side.values().length;
 
     /** The setup of {@code stage} with a short lease, as its own client says it is. */
     public static ModelSetup of(Stage stage) {
-        return new ModelSetup(stage, stage.claims(), Duration.ofMillis(600), stage.readWrite(), stage.fenced());
+        return new ModelSetup(stage, stage.claims(), Duration.ofMillis(600), stage.readWrite(), stage.fenced(),
+                CompositeLocks.class.isAssignableFrom(stage.locksClass()));
     }
 }

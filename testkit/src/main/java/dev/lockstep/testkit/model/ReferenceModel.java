@@ -42,7 +42,7 @@ final class ReferenceModel {
 
     private final ModelSetup setup;
     private final Function<Integer, String[]> clientFields;
-    private final OwnerModel[][][] owners = new OwnerModel[ModelSetup.CLIENTS][ModelSetup.OWNERS][2];
+    private final OwnerModel[][][] owners = new OwnerModel[ModelSetup.CLIENTS][ModelSetup.OWNERS][ModelSetup.SIDES];
     /** Redis fields that nobody holds any more, and by when (nanoTime) they must be gone. */
     private final Map<String, Long> departing = new HashMap<>();
 
@@ -66,6 +66,9 @@ final class ReferenceModel {
     /** The Redis field that stores this owner's count on {@code side}. */
     String field(int client, int thread, Side side) {
         String base = clientFields.apply(client)[thread];
+        if (side == Side.GROUP) {
+            return base + RedisView.GROUP_SUFFIX;
+        }
         return setup.readWrite() && side == Side.WRITE ? base + ":write" : base;
     }
 
@@ -74,14 +77,18 @@ final class ReferenceModel {
         return setup.lease().plus(ModelSetup.SLACK).toNanos();
     }
 
-    /** Whether another owner than this one may hold a side that excludes {@code side}. */
+    /**
+     * Whether another owner than this one may hold a side that excludes {@code side}: the write side
+     * and the group exclude everything (the group covers the modelled name), the read side only those.
+     */
     Optional<String> otherHolder(int client, int thread, Side side) {
         for (int c = 0; c < ModelSetup.CLIENTS; c++) {
             for (int t = 0; t < ModelSetup.OWNERS; t++) {
                 if (c == client && t == thread) {
                     continue;
                 }
-                if (owner(c, t, Side.WRITE).mayHold() || (side == Side.WRITE && owner(c, t, Side.READ).mayHold())) {
+                if (owner(c, t, Side.WRITE).mayHold() || owner(c, t, Side.GROUP).mayHold()
+                        || (side != Side.READ && owner(c, t, Side.READ).mayHold())) {
                     return Optional.of(Step.ownerName(c, t));
                 }
             }
@@ -222,10 +229,11 @@ final class ReferenceModel {
 
     /** The sides this lock has. */
     List<Side> sides() {
-        return setup.readWrite() ? List.of(Side.WRITE, Side.READ) : List.of(Side.WRITE);
+        return setup.readWrite() ? List.of(Side.WRITE, Side.READ)
+                : setup.severalNames() ? List.of(Side.WRITE, Side.GROUP) : List.of(Side.WRITE);
     }
 
     static String sideName(Side side) {
-        return side == Side.READ ? " read" : "";
+        return side == Side.READ ? " read" : side == Side.GROUP ? " group" : "";
     }
 }

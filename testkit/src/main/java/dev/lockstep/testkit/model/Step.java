@@ -69,8 +69,12 @@ public record Step(Kind kind, int client, int thread, Side side, long millis, Wi
         WAIT
     }
 
-    /** The side of a read-write lock a call uses. */
-    public enum Side { WRITE, READ }
+    /**
+     * The lock a call uses: the write side (the only one of most locks), the read side of a
+     * read-write lock, or, on a lock over several names, the group over the modelled name and
+     * {@link ModelSetup#OTHER} ({@code getAll}), which one thread may hold beside the single name.
+     */
+    public enum Side { WRITE, READ, GROUP }
 
     /** A fault on the owner's link while the call runs. */
     public enum WireFault {
@@ -109,7 +113,7 @@ public record Step(Kind kind, int client, int thread, Side side, long millis, Wi
 
     @Override
     public String toString() {
-        String sideNote = side == Side.READ ? " read" : "";
+        String sideNote = ReferenceModel.sideName(side);
         String faultNote = fault == WireFault.NONE ? "" : " [" + fault.name().toLowerCase().replace('_', ' ') + "]";
         String clientName = clientName(client);
         return switch (kind) {

@@ -40,8 +40,8 @@ final class StepCheck {
         long now = System.nanoTime();
         model.advance(now);
         run.clients().drainTold(model);
-        int[][][] beliefs = new int[ModelSetup.CLIENTS][ModelSetup.OWNERS][2];
-        boolean[][][] held = new boolean[ModelSetup.CLIENTS][ModelSetup.OWNERS][2];
+        int[][][] beliefs = new int[ModelSetup.CLIENTS][ModelSetup.OWNERS][ModelSetup.SIDES];
+        boolean[][][] held = new boolean[ModelSetup.CLIENTS][ModelSetup.OWNERS][ModelSetup.SIDES];
         for (int c = 0; c < ModelSetup.CLIENTS; c++) {
             for (int t = 0; t < ModelSetup.OWNERS; t++) {
                 for (Side side : model.sides()) {
@@ -64,7 +64,7 @@ final class StepCheck {
             }
         }
         LockQueries queries = LockQueries.ask(run);
-        RedisView redis = RedisView.read(context.nodes(), ModelSetup.LOCK);
+        RedisView redis = RedisView.read(context.nodes(), run.setup());
         return rules.check(System.nanoTime(), beliefs, held, redis).stream().findFirst()
                 .or(() -> queries.judge(run, redis)).or(this::handlesTold);
     }

@@ -18,7 +18,7 @@ final class StepDraw {
     private final ModelSetup setup;
     private final Random random;
     /** Shadow holds per owner, [client][owner slot][side]. */
-    private final int[][][] holds = new int[ModelSetup.CLIENTS][ModelSetup.OWNERS][2];
+    private final int[][][] holds = new int[ModelSetup.CLIENTS][ModelSetup.OWNERS][ModelSetup.SIDES];
     /** Shadow handle slots with a handle in them, [client][owner slot]: a closed client's handles stay. */
     private final boolean[][] handles = new boolean[ModelSetup.CLIENTS][ModelSetup.OWNERS];
 
@@ -40,7 +40,8 @@ final class StepDraw {
     private Step next() {
         int client = random.nextInt(ModelSetup.CLIENTS);
         int thread = random.nextInt(ModelSetup.THREADS);
-        Side side = setup.readWrite() && random.nextInt(5) < 2 ? Side.READ : Side.WRITE;
+        Side other = setup.readWrite() ? Side.READ : setup.severalNames() ? Side.GROUP : Side.WRITE;
+        Side side = random.nextInt(5) < 2 ? other : Side.WRITE;
         if (random.nextInt(100) < 22) {
             return handleStep(client, ModelSetup.THREADS + random.nextInt(ModelSetup.HANDLES), side);
         }
@@ -179,7 +180,7 @@ final class StepDraw {
             return new Step(Kind.HOLD_EXTEND, client, slot, side, extendLease(), fault);
         }
         handles[client][slot] = false;
-        holds[client][slot] = new int[2];
+        holds[client][slot] = new int[ModelSetup.SIDES];
         if (variant < 65) {
             WireFault fault = random.nextInt(100) < 12 ? WireFault.LOST_REPLY : WireFault.NONE;
             return new Step(Kind.HOLD_RELEASE, client, slot, side, 0, fault);
@@ -227,7 +228,8 @@ final class StepDraw {
                 if (c == client && t == thread) {
                     continue;
                 }
-                if (holds[c][t][Side.WRITE.ordinal()] > 0 || (side == Side.WRITE && holds[c][t][Side.READ.ordinal()] > 0)) {
+                if (holds[c][t][Side.WRITE.ordinal()] > 0 || holds[c][t][Side.GROUP.ordinal()] > 0
+                        || (side != Side.READ && holds[c][t][Side.READ.ordinal()] > 0)) {
                     return false;
                 }
             }
@@ -237,7 +239,7 @@ final class StepDraw {
     }
 
     private void clearClient(int client) {
-        holds[client] = new int[ModelSetup.OWNERS][2];
+        holds[client] = new int[ModelSetup.OWNERS][ModelSetup.SIDES];
     }
 
     private void clearAll() {

@@ -22,9 +22,9 @@ import org.junit.jupiter.api.Test;
  */
 class AlphabetTest {
 
-    /** A setup that has every feature a step may need: a read side and fencing tokens. */
+    /** A setup that has every feature a step kind may need: a read side and fencing tokens (the group side needs no kind). */
     private static final ModelSetup EVERYTHING = new ModelSetup(Stage.lockFree("drawn"), Set.of(), Duration.ofMillis(600),
-            true, true);
+            true, true, false);
 
     @Test
     void theAlphabetNamesEveryPublicMethodOfTheSurface() {
