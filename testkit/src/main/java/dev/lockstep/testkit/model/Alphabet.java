@@ -73,7 +73,7 @@ public final class Alphabet {
             step("DistLock.forceUnlock()", Kind.FORCE_UNLOCK),
             query("DistLock.onLeaseLost(Consumer)", "a lost hold's owner must be told within a lease (LossNotice)"),
             refused("DistLock.newCondition()", "a distributed lock has no conditions: always unsupported"),
-            query("LockHold.lockName()", "must name the modelled lock, checked on each handle taken"),
+            query("LockHold.lockName()", "must name the lock it was taken from, checked on each handle taken"),
             query("LockHold.isValid()", "each handle's answer against the model after every step; local while the link is dark"),
             step("LockHold.token()", Kind.FENCED_WRITE),
             step("LockHold.extend(Duration)", Kind.HOLD_EXTEND),

@@ -44,8 +44,9 @@ final class HoldCalls {
         }
         if (outcome instanceof Optional<?> taken && taken.isPresent()) {
             HoldSlots.Held held = run.clients().holds().put(c, h, run.clients().clientId(c), (LockHold) taken.get(), side);
-            if (!ModelSetup.LOCK.equals(held.hold.lockName())) {
-                return Optional.of(new Violation("hold-name", step + " gave a handle of lock '" + held.hold.lockName() + "'"));
+            if (!lock.name().equals(held.hold.lockName())) {
+                return Optional.of(new Violation("hold-name", step + " gave a handle of lock '" + held.hold.lockName()
+                        + "', taken from lock '" + lock.name() + "'"));
             }
             owner.granted(start);
             if (lease != null) {

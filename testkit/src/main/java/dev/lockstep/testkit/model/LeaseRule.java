@@ -42,7 +42,7 @@ final class LeaseRule {
         if (holders.isEmpty() || !holders.equals(new HashSet<>(redis.anyFields()))) {
             return Optional.empty();
         }
-        long allowed = (bound - now) / 1_000_000 + ROUNDING_MILLIS;
+        long allowed = (bound - redis.readFrom()) / 1_000_000 + ROUNDING_MILLIS;
         for (long ttl : redis.keyTtls()) {
             if (ttl > allowed) {
                 return Optional.of(new Violation("lease-outlived", "the lock's key lives " + ttl + " ms more, but the "

@@ -23,9 +23,10 @@ import redis.clients.jedis.resps.ScanResult;
  * @param keysWithoutTtl keys (node:key) with no TTL, token counters left out
  * @param keyTtls        per node and name, the key's PTTL in milliseconds (negative when it has none)
  * @param lockKeyExists  per node, whether the modelled name's key exists
+ * @param readFrom       when (nanoTime) the reading began: every TTL was read after it
  */
 record RedisView(List<Map<String, Integer>> fields, List<String> keysWithoutTtl, List<Long> keyTtls,
-                 List<Boolean> lockKeyExists) {
+                 List<Boolean> lockKeyExists, long readFrom) {
 
     /** The suffix of an owner's group holds in {@link #fields}. */
     static final String GROUP_SUFFIX = ":group";
@@ -36,6 +37,7 @@ record RedisView(List<Map<String, Integer>> fields, List<String> keysWithoutTtl,
         List<String> noTtl = new ArrayList<>();
         List<Long> keyTtls = new ArrayList<>();
         List<Boolean> exists = new ArrayList<>();
+        long readFrom = System.nanoTime();
         for (RedisNode node : nodes) {
             try (Jedis admin = node.admin()) {
                 keyTtls.add(admin.pttl(ModelSetup.LOCK));
@@ -58,7 +60,7 @@ record RedisView(List<Map<String, Integer>> fields, List<String> keysWithoutTtl,
                 } while (!cursor.equals(ScanParams.SCAN_POINTER_START));
             }
         }
-        return new RedisView(fields, noTtl, keyTtls, exists);
+        return new RedisView(fields, noTtl, keyTtls, exists, readFrom);
     }
 
     private static Map<String, Integer> counts(Jedis admin, String key) {
