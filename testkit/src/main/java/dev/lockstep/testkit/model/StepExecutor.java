@@ -100,7 +100,7 @@ final class StepExecutor {
         run.log().note(Step.clientName(step.client()), Kind.FAULT, step.toString());
         long start = System.nanoTime();
         Optional<Violation> local = HandleValidity.answersLocally(run, step.client());
-        OwnerThreads.sleep(step.millis() - (System.nanoTime() - start) / 1_000_000);
+        OwnerThreads.sleep(Math.max(0, step.millis() - (System.nanoTime() - start) / 1_000_000));
         links.forEach(FaultyLink::heal);
         if (local.isPresent()) {
             return local;
