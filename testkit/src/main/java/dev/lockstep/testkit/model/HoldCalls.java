@@ -91,7 +91,7 @@ final class HoldCalls {
             return Optional.of(new Violation("hung", step + " did not return within " + hung.deadline().toMillis() + " ms"));
         }
         run.log().note(actor, Kind.NOTE, step + " -> " + (Boolean.TRUE.equals(outcome) ? "released"
-                : OwnerCalls.describe(outcome)));
+                : OwnerCalls.describe(outcome)) + (held.lossNote == null ? "" : " (its onLost heard: " + held.lossNote + ")"));
         Object valid = run.call(c, h, held.hold::isValid);
         try {
             return released(run, step, held, outcome, valid, start, now);
