@@ -118,9 +118,9 @@ public enum KnownHistories {
     EXTEND_SHORTER_THEN_LONGER(Needs.ANY_LOCK,
             call(Kind.LOCK, Side.WRITE, 200, WireFault.NONE),
             call(Kind.EXTEND, Side.WRITE, 150, WireFault.NONE),
-            call(Kind.EXTEND, Side.WRITE, 1200, WireFault.NONE),
-            new Step(Kind.WAIT, 0, 0, Side.WRITE, 700, WireFault.NONE),
-            new Step(Kind.WAIT, 0, 0, Side.WRITE, 900, WireFault.NONE)),
+            call(Kind.EXTEND, Side.WRITE, 900, WireFault.NONE),
+            new Step(Kind.WAIT, 0, 0, Side.WRITE, 300, WireFault.NONE),
+            new Step(Kind.WAIT, 0, 0, Side.WRITE, 700, WireFault.NONE)),
 
     /** A read hold extended shorter is shortened in Redis too: the hash keeps no longer lease than its readers'. */
     READ_EXTENDED_SHORTER(Needs.READ_SIDE,
