@@ -2,8 +2,6 @@ package dev.lockstep.testkit.model;
 
 import dev.lockstep.LockHold;
 import dev.lockstep.testkit.model.Step.Side;
-import java.util.regex.Matcher;
-import java.util.regex.Pattern;
 
 /**
  * The run's hold handles ({@code tryAcquire}), {@link ModelSetup#HANDLES} slots per client. A slot
@@ -12,9 +10,6 @@ import java.util.regex.Pattern;
  * handle, as a user's would, so a listener that keeps a dropped handle alive is found.
  */
 final class HoldSlots {
-
-    /** How a handle names itself: {@code hold N of lock 'name'}, its owner number in Redis being -N. */
-    private static final Pattern NAME = Pattern.compile("hold (\\d+) of lock");
 
     /** One handle in its slot, with what it was told. */
     static final class Held {
@@ -46,11 +41,7 @@ final class HoldSlots {
 
     /** Puts {@code hold}, taken by client {@code clientId} on {@code side}, into owner slot (c, t); listens for its loss. */
     Held put(int c, int t, String clientId, LockHold hold, Side side) {
-        Matcher name = NAME.matcher(hold.toString());
-        if (!name.find()) {
-            throw new IllegalStateException("a hold that does not name its owner number: " + hold);
-        }
-        Held held = new Held(hold, clientId + ":-" + name.group(1), side);
+        Held held = new Held(hold, clientId + ":" + HoldOwners.ownerNumber(hold), side);
         slots[c][t - ModelSetup.THREADS] = held;
         // The listener mentions its handle, as a user's does when it logs which hold was lost.
         LockHold mentioned = hold;

@@ -192,14 +192,17 @@ final class ReferenceModel {
     /**
      * A call of this owner returned (granted, refused or, when {@code released}, unlocked), and the
      * lock now reports {@code holdCount}: the count must be one the model allows, and becomes the only
-     * one. A count of 0 that no unlock explains is a loss after a fault, excused for one lease.
+     * one. A count of 0 that no unlock explains is a loss after a fault, excused for one lease; so is
+     * a count of 1 from a grant after such a loss.
      */
     Optional<Violation> settle(int client, int thread, Side side, int holdCount, boolean released, long now) {
         OwnerModel owner = owner(client, thread, side);
         String name = Step.ownerName(client, thread) + sideName(side);
         boolean faulted = owner.shakenUntil > now || owner.exposedUntil > now;
+        // A hold lost unannounced (after a fault, or a lease mixed of fixed and renewed) may be followed by a fresh one.
+        boolean lostThenGranted = !released && holdCount == 1 && (faulted || owner.mixedLease);
         boolean excused = owner.beliefUnknown || (faulted && holdCount == 0 && !released)
-                || (owner.unlockThrew && holdCount == 0);
+                || (owner.unlockThrew && holdCount == 0) || lostThenGranted;
         owner.beliefUnknown = false;
         if (!owner.allows(holdCount) && !excused) {
             return Optional.of(new Violation("model-vs-lock", name + " holdCount() is " + holdCount + " after its call returned, but the model allows "
