@@ -47,7 +47,7 @@ public abstract class ModelContract extends NamedStageContract {
     @EnumSource(KnownHistories.class)
     void aHistoryThatBrokeOnceKeepsEveryCheck(KnownHistories known) {
         ModelSetup setup = ModelSetup.of(stage());
-        assumeTrue(known.appliesTo(setup), "needs a read side");
+        assumeTrue(known.appliesTo(setup), "needs a read side, or several names");
         ModelRun.Result result = ModelRun.play(setup, fixture(), known.steps());
         if (result.violation().isPresent()) {
             fail(stage() + " broke " + result.violation().get() + " in known history " + known + ":\n"

@@ -1,6 +1,7 @@
 package dev.lockstep.testkit.model;
 
 import dev.lockstep.DistLock;
+import dev.lockstep.FencedLock;
 import dev.lockstep.Guarantee;
 import dev.lockstep.testkit.history.History.Kind;
 import dev.lockstep.testkit.model.OwnerThreads.Hung;
@@ -9,6 +10,7 @@ import java.time.Duration;
 import java.util.Optional;
 import java.util.concurrent.Callable;
 import java.util.concurrent.Future;
+import java.util.concurrent.TimeUnit;
 
 /**
  * The owners' lock calls: each runs on its owner's thread, under its wire fault, and hands its
@@ -16,6 +18,9 @@ import java.util.concurrent.Future;
  * what the call itself must have done: return in time, and not refuse a re-entry while Redis answers.
  */
 final class Acquire {
+
+    /** How long {@code lock(lease)} waits instead when another live owner holds the lock. */
+    private static final Duration BOUNDED_WAIT = Duration.ofMillis(200);
 
     private Acquire() {
     }
@@ -52,18 +57,39 @@ final class Acquire {
         return owner.surelyHolds() && owner.shakenUntil <= System.nanoTime() && !owner.beliefUnknown;
     }
 
-    /** The call {@code step} makes on its owner's lock. */
+    /** The lease {@code step} asks for: its own for a fixed-lease call, else null (the watchdog's). */
+    static Duration lease(Step step) {
+        return step.kind() == Step.Kind.TRY_LOCK_LEASE || step.kind() == Step.Kind.LOCK_LEASE
+                ? Duration.ofMillis(step.millis()) : null;
+    }
+
+    /**
+     * The call {@code step} makes on its owner's lock. On a fenced lock, {@code lock()} and
+     * {@code tryLock(wait)} are {@link FencedLock}'s forms that also return the token.
+     */
     private static Callable<Object> body(RunContext run, Step step, boolean blockedByOther) {
         DistLock lock = run.lock(step.client(), step.side());
+        FencedLock fenced = lock instanceof FencedLock f ? f : null;
+        Duration wait = Duration.ofMillis(step.millis());
         return switch (step.kind()) {
             // lock() would wait for a holder that never unlocks (the steps run one at a time): bounded instead.
-            case LOCK -> blockedByOther ? () -> lock.tryLock(Duration.ofMillis(step.millis()), null) : () -> {
+            case LOCK -> blockedByOther ? () -> lock.tryLock(wait, null) : () -> {
+                if (fenced != null) {
+                    return fenced.lockAndGetToken() > 0;
+                }
                 lock.lock();
                 return true;
             };
+            case LOCK_LEASE -> blockedByOther ? () -> lock.tryLock(BOUNDED_WAIT, lease(step)) : () -> {
+                lock.lock(lease(step));
+                return true;
+            };
             case TRY_LOCK -> lock::tryLock;
-            case TRY_LOCK_WAIT, CONTEND -> () -> lock.tryLock(Duration.ofMillis(step.millis()), null);
-            case TRY_LOCK_LEASE -> () -> lock.tryLock(Duration.ZERO, Duration.ofMillis(step.millis()));
+            case TRY_LOCK_WAIT -> fenced != null ? () -> fenced.tryLockAndGetToken(wait, null) != null
+                    : () -> lock.tryLock(wait, null);
+            case CONTEND -> () -> lock.tryLock(wait, null);
+            case TRY_LOCK_UNIT -> () -> lock.tryLock(step.millis(), TimeUnit.MILLISECONDS);
+            case TRY_LOCK_LEASE -> () -> lock.tryLock(Duration.ZERO, lease(step));
             default -> () -> {
                 lock.lockInterruptibly();
                 return true;
@@ -80,13 +106,15 @@ final class Acquire {
         OwnerModel owner = model.owner(c, t, step.side());
         owner.inFlight = false;
         owner.refusedUnderFault = Boolean.FALSE.equals(outcome) && step.fault() != WireFault.NONE ? step : null;
-        Duration lease = step.kind() == Step.Kind.TRY_LOCK_LEASE ? Duration.ofMillis(step.millis()) : null;
+        Duration lease = lease(step);
         if (outcome instanceof Hung hung) {
             return Optional.of(new Violation("hung", step + " did not return within " + hung.deadline().toMillis()
                     + " ms" + (attempt.reentry() ? " although the thread holds the lock" : "")));
         }
-        String what = step + (step.kind() == Step.Kind.LOCK && attempt.blockedByOther()
-                ? " (another holds it: waits " + step.millis() + " ms)" : "");
+        boolean blocks = step.kind() == Step.Kind.LOCK || step.kind() == Step.Kind.LOCK_LEASE;
+        String what = step + (blocks && attempt.blockedByOther()
+                ? " (another holds it: waits " + (step.kind() == Step.Kind.LOCK ? step.millis() : BOUNDED_WAIT.toMillis())
+                + " ms)" : "");
         if (Boolean.TRUE.equals(outcome) && owner.lostAt > attempt.start()) {
             // Granted while waiting in the background, then lost to a forceUnlock, a stall or a close that came after.
             owner.granted(attempt.start());
@@ -100,6 +128,7 @@ final class Acquire {
             owner.granted(attempt.start());
             if (lease != null && owner.settled() == 1) {
                 owner.fixedLeaseEnd = attempt.start() + lease.toNanos();
+                owner.leaseEndBound = System.nanoTime() + lease.toNanos();
             }
             int count = run.holdCount(c, t, step.side());
             run.log().history().acquired(actor, attempt.start() - System.nanoTime() + run.log().history().now(), lease, count,

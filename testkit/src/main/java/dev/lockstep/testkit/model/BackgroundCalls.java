@@ -12,8 +12,8 @@ import java.util.concurrent.Future;
 final class BackgroundCalls {
 
     private final RunContext run;
-    private final Future<?>[][] pending = new Future<?>[ModelSetup.CLIENTS][ModelSetup.THREADS];
-    private final Acquire.Attempt[][] attempts = new Acquire.Attempt[ModelSetup.CLIENTS][ModelSetup.THREADS];
+    private final Future<?>[][] pending = new Future<?>[ModelSetup.CLIENTS][ModelSetup.OWNERS];
+    private final Acquire.Attempt[][] attempts = new Acquire.Attempt[ModelSetup.CLIENTS][ModelSetup.OWNERS];
 
     /** The background calls of {@code run}. */
     BackgroundCalls(RunContext run) {
@@ -57,7 +57,7 @@ final class BackgroundCalls {
 
     /** A closed client's waiters must return (their client is gone, so their outcome no longer counts). */
     Optional<Violation> endedWithClient(int c) {
-        for (int t = 0; t < ModelSetup.THREADS; t++) {
+        for (int t = 0; t < ModelSetup.OWNERS; t++) {
             Future<?> call = pending[c][t];
             if (call == null) {
                 continue;

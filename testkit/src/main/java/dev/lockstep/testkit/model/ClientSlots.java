@@ -1,5 +1,6 @@
 package dev.lockstep.testkit.model;
 
+import dev.lockstep.CompositeLocks;
 import dev.lockstep.DistLock;
 import dev.lockstep.LockOptions;
 import dev.lockstep.Locks;
@@ -30,6 +31,7 @@ final class ClientSlots {
     private final OwnerThreads threads;
     private final Slot[] slots = new Slot[ModelSetup.CLIENTS];
     private final ConcurrentLinkedQueue<Told> told = new ConcurrentLinkedQueue<>();
+    private final HoldSlots holds = new HoldSlots();
 
     /** A client slot: its links stay, its client is replaced on close or crash. */
     private static final class Slot {
@@ -37,6 +39,8 @@ final class ClientSlots {
         List<RedisClient> redis;
         Locks locks;
         DistLock lock;
+        /** The group over the modelled name and {@link ModelSetup#OTHER}, on a lock over several names; else null. */
+        DistLock group;
         int generation;
     }
 
@@ -77,6 +81,10 @@ final class ClientSlots {
             ((ReadWriteDistLock) slot.lock).readLock().onLeaseLost(
                     loss -> told.add(new Told(c, generation, loss.threadId(), Side.READ, System.nanoTime())));
         }
+        if (setup.severalNames()) {
+            slot.group = ((CompositeLocks) slot.locks).getAll(ModelSetup.LOCK, ModelSetup.OTHER);
+            slot.group.onLeaseLost(loss -> told.add(new Told(c, generation, loss.threadId(), Side.GROUP, System.nanoTime())));
+        }
     }
 
     /** Closes slot {@code c}'s client and its connections. */
@@ -99,7 +107,11 @@ final class ClientSlots {
 
     /** Slot {@code c}'s lock, on {@code side}. */
     DistLock lock(int c, Side side) {
-        return side == Side.READ ? ((ReadWriteDistLock) slots[c].lock).readLock() : slots[c].lock;
+        return switch (side) {
+            case READ -> ((ReadWriteDistLock) slots[c].lock).readLock();
+            case GROUP -> slots[c].group;
+            case WRITE -> slots[c].lock;
+        };
     }
 
     /** Slot {@code c}'s links to the nodes. */
@@ -107,11 +119,29 @@ final class ClientSlots {
         return slots[c].links;
     }
 
-    /** The Redis fields of slot {@code c}'s owners, by thread slot: {@code clientId:threadId}. */
+    /** The hold handles of every slot. */
+    HoldSlots holds() {
+        return holds;
+    }
+
+    /** The run's Redis nodes. */
+    List<RedisNode> nodes() {
+        return context.nodes();
+    }
+
+    /** Slot {@code c}'s client's identity. */
+    String clientId(int c) {
+        return slots[c].locks.clientId();
+    }
+
+    /**
+     * The Redis fields of slot {@code c}'s owners, by owner slot: {@code clientId:threadId} for a
+     * thread, {@code clientId:-N} for a handle.
+     */
     String[] fields(int c) {
-        String[] fields = new String[ModelSetup.THREADS];
-        for (int t = 0; t < ModelSetup.THREADS; t++) {
-            fields[t] = slots[c].locks.clientId() + ":" + threads.thread(c, t).getId();
+        String[] fields = new String[ModelSetup.OWNERS];
+        for (int t = 0; t < ModelSetup.OWNERS; t++) {
+            fields[t] = Step.isHandle(t) ? holds.field(c, t) : clientId(c) + ":" + threads.thread(c, t).getId();
         }
         return fields;
     }
@@ -119,9 +149,13 @@ final class ClientSlots {
     /** Hands the loss signals heard so far to {@code model}, but those of replaced clients. */
     void drainTold(ReferenceModel model) {
         for (Told loss; (loss = told.poll()) != null; ) {
-            int thread = threads.threadSlot(loss.slot(), loss.threadId());
-            if (loss.generation() == slots[loss.slot()].generation && thread >= 0) {
-                model.told(loss.slot(), thread, loss.side(), loss.at());
+            int owner = loss.threadId() < 0 ? holds.ownerSlot(loss.slot(), loss.threadId())
+                    : threads.threadSlot(loss.slot(), loss.threadId());
+            if (loss.generation() == slots[loss.slot()].generation && owner >= 0) {
+                if (Step.isHandle(owner)) {
+                    holds.get(loss.slot(), owner).lockToldAt = loss.at();
+                }
+                model.told(loss.slot(), owner, loss.side(), loss.at());
             }
         }
     }

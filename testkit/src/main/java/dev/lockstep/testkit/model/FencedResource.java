@@ -29,13 +29,21 @@ final class FencedResource {
         return new FencedResource(stock);
     }
 
-    /** The step's owner writes with its token: a live holder's write is taken, and tokens never go back. */
+    /** The step's owner (a thread, or a handle) writes with its token: a live holder's write is taken, and tokens never go back. */
     Optional<Violation> write(RunContext run, Step step, String actor) {
-        OwnerModel owner = run.model().owner(step.client(), step.thread(), Side.WRITE);
-        FencedLock lock = (FencedLock) run.lock(step.client(), Side.WRITE);
+        int c = step.client();
+        int t = step.thread();
+        HoldSlots.Held held = Step.isHandle(t) ? run.held(c, t) : null;
+        if (Step.isHandle(t) && (held == null || held.clientClosed)) {
+            run.log().note(actor, Kind.NOTE, step + " -> no open handle in the slot: nothing to write with");
+            return Optional.empty();
+        }
+        OwnerModel owner = run.model().owner(c, t, Side.WRITE);
+        FencedLock lock = (FencedLock) run.lock(c, Side.WRITE);
         boolean live = owner.surelyHolds() && owner.shakenUntil <= System.nanoTime() && !owner.beliefUnknown
                 && owner.fixedLeaseEnd == 0;
-        Object token = run.call(step.client(), step.thread(), lock::token);
+        // A handle's token is read on the handle's own thread, not the one that took it.
+        Object token = held != null ? run.call(c, t, () -> held.hold.token().orElseThrow()) : run.call(c, t, lock::token);
         if (!(token instanceof Long fenceToken)) {
             run.log().note(actor, Kind.NOTE, step + " -> no token: " + OwnerCalls.describe(token));
             return live ? Optional.of(new Violation("fence", step + ": token() refused a thread the model says holds "

@@ -13,13 +13,13 @@ import java.util.List;
 public enum KnownHistories {
 
     /** A holder re-enters, the reply is lost (Redis counted 2), one unlock: the lock must be free, not renewed at 1. */
-    LOST_REPLY_ON_REENTRY(false,
+    LOST_REPLY_ON_REENTRY(Needs.ANY_LOCK,
             call(Kind.TRY_LOCK, Side.WRITE, 0, WireFault.NONE),
             call(Kind.TRY_LOCK, Side.WRITE, 0, WireFault.LOST_REPLY),
             call(Kind.UNLOCK, Side.WRITE, 0, WireFault.NONE)),
 
     /** The same on the read side of a read-write lock. */
-    LOST_REPLY_ON_READ_REENTRY(true,
+    LOST_REPLY_ON_READ_REENTRY(Needs.READ_SIDE,
             call(Kind.TRY_LOCK, Side.READ, 0, WireFault.NONE),
             call(Kind.TRY_LOCK, Side.READ, 0, WireFault.LOST_REPLY),
             call(Kind.UNLOCK, Side.READ, 0, WireFault.NONE)),
@@ -28,7 +28,7 @@ public enum KnownHistories {
      * A holder's sibling thread waits; the holder re-enters while Redis is dark for a moment: its
      * retry must not queue behind its own client's waiter (which waits for the holder).
      */
-    REENTRY_BEHIND_OWN_WAITER(false,
+    REENTRY_BEHIND_OWN_WAITER(Needs.ANY_LOCK,
             call(Kind.LOCK, Side.WRITE, 200, WireFault.NONE),
             new Step(Kind.CONTEND, 0, 1, Side.WRITE, 3000, WireFault.NONE),
             call(Kind.TRY_LOCK_WAIT, Side.WRITE, 1200, WireFault.BLIP)),
@@ -37,7 +37,7 @@ public enum KnownHistories {
      * A tryLock() refused while another holds: once the holder unlocks, the lock must be free for
      * others within one lease, not kept for the refused caller's place in a queue.
      */
-    REFUSED_TRY_LOCK_LEAVES_NOTHING_BEHIND(false,
+    REFUSED_TRY_LOCK_LEAVES_NOTHING_BEHIND(Needs.ANY_LOCK,
             call(Kind.TRY_LOCK, Side.WRITE, 0, WireFault.NONE),
             new Step(Kind.TRY_LOCK, 1, 0, Side.WRITE, 0, WireFault.NONE)),
 
@@ -46,24 +46,24 @@ public enum KnownHistories {
      * hold, renewed, that another thread of its client then waits for (the model once counted that
      * grant as one the force had ended, and expected its field gone).
      */
-    FORCE_UNLOCK_BEFORE_A_WAITERS_GRANT(false,
+    FORCE_UNLOCK_BEFORE_A_WAITERS_GRANT(Needs.ANY_LOCK,
             new Step(Kind.TRY_LOCK_WAIT, 1, 1, Side.WRITE, 278, WireFault.NONE),
             new Step(Kind.CONTEND, 0, 1, Side.WRITE, 455, WireFault.NONE),
             new Step(Kind.FORCE_UNLOCK, 2, 0, Side.WRITE, 0, WireFault.NONE),
             call(Kind.LOCK, Side.WRITE, 200, WireFault.NONE)),
 
     /** The read side's forceUnlock while a writer holds: the writer's hold is not the read lock's to delete. */
-    READ_FORCE_UNLOCK_BESIDE_WRITER(true,
+    READ_FORCE_UNLOCK_BESIDE_WRITER(Needs.READ_SIDE,
             call(Kind.LOCK, Side.WRITE, 200, WireFault.NONE),
             new Step(Kind.FORCE_UNLOCK, 1, 0, Side.READ, 0, WireFault.NONE)),
 
     /** The write side's forceUnlock while a reader holds: the reader's hold is not the write lock's to delete. */
-    WRITE_FORCE_UNLOCK_BESIDE_READER(true,
+    WRITE_FORCE_UNLOCK_BESIDE_READER(Needs.READ_SIDE,
             call(Kind.LOCK, Side.READ, 200, WireFault.NONE),
             new Step(Kind.FORCE_UNLOCK, 1, 0, Side.WRITE, 0, WireFault.NONE)),
 
     /** A read hold with a fixed lease beside a watchdog reader: it must end with its lease, not be renewed. */
-    FIXED_READ_LEASE_BESIDE_RENEWED_READER(true,
+    FIXED_READ_LEASE_BESIDE_RENEWED_READER(Needs.READ_SIDE,
             call(Kind.TRY_LOCK_LEASE, Side.READ, 300, WireFault.NONE),
             new Step(Kind.LOCK, 1, 0, Side.READ, 200, WireFault.NONE),
             new Step(Kind.WAIT, 0, 0, Side.WRITE, 1500, WireFault.NONE)),
@@ -72,7 +72,7 @@ public enum KnownHistories {
      * A writer with a fixed lease takes a read too (renewed by the watchdog): its write must end with
      * its lease, not live on in the hash its read renews.
      */
-    FIXED_WRITE_LEASE_BESIDE_OWN_RENEWED_READ(true,
+    FIXED_WRITE_LEASE_BESIDE_OWN_RENEWED_READ(Needs.READ_SIDE,
             call(Kind.TRY_LOCK_LEASE, Side.WRITE, 300, WireFault.NONE),
             call(Kind.LOCK, Side.READ, 200, WireFault.NONE),
             new Step(Kind.WAIT, 0, 0, Side.WRITE, 1500, WireFault.NONE)),
@@ -82,7 +82,7 @@ public enum KnownHistories {
      * connection and fails, and must be tried again, or the write field lives on in the hash the
      * owner's read renews (found by the explorer, seed 8453281351499711233, shrunk to these steps).
      */
-    WRITE_GIVE_BACK_ON_A_DEAD_CONNECTION(true,
+    WRITE_GIVE_BACK_ON_A_DEAD_CONNECTION(Needs.READ_SIDE,
             new Step(Kind.DROP_CONNECTIONS, 0, 0, Side.WRITE, 0, WireFault.NONE),
             new Step(Kind.TRY_LOCK_LEASE, 1, 1, Side.READ, 779, WireFault.NONE),
             new Step(Kind.TRY_LOCK_LEASE, 1, 0, Side.WRITE, 292, WireFault.NONE),
@@ -96,7 +96,7 @@ public enum KnownHistories {
      * lease, not live on as a read field in the hash its write renews, which would leave the lock in
      * read mode after the write ({@link #WRITERS_FIXED_READ_AMID_REFUSED_CALLS}, cut to its core).
      */
-    FIXED_READ_LEASE_BESIDE_OWN_RENEWED_WRITE(true,
+    FIXED_READ_LEASE_BESIDE_OWN_RENEWED_WRITE(Needs.READ_SIDE,
             call(Kind.LOCK, Side.WRITE, 200, WireFault.NONE),
             call(Kind.TRY_LOCK_LEASE, Side.READ, 300, WireFault.NONE),
             new Step(Kind.WAIT, 0, 0, Side.WRITE, 1500, WireFault.NONE)),
@@ -108,26 +108,72 @@ public enum KnownHistories {
      * refused calls of others take past that lease, and Redis still kept B2's read field, beside its
      * write, a slack after the lease.
      */
-    WRITERS_FIXED_READ_AMID_REFUSED_CALLS(true,
+    WRITERS_FIXED_READ_AMID_REFUSED_CALLS(Needs.READ_SIDE,
             new Step(Kind.LOCK, 2, 0, Side.WRITE, 200, WireFault.LOST_REPLY),
             new Step(Kind.DROP_CONNECTIONS, 0, 0, Side.WRITE, 0, WireFault.NONE),
             new Step(Kind.CONTEND, 1, 1, Side.WRITE, 1370, WireFault.NONE),
             new Step(Kind.TRY_LOCK_LEASE, 1, 1, Side.READ, 424, WireFault.NONE),
             new Step(Kind.TRY_LOCK_WAIT, 0, 0, Side.READ, 586, WireFault.NONE),
             new Step(Kind.LOCK, 0, 1, Side.WRITE, 200, WireFault.NONE),
-            new Step(Kind.LOCK, 2, 1, Side.WRITE, 200, WireFault.LOST_REPLY));
+            new Step(Kind.LOCK, 2, 1, Side.WRITE, 200, WireFault.LOST_REPLY)),
 
-    private final boolean readSide;
+    /** A handle's extend refused at the call (under the 10 ms minimum) leaves the handle valid and its hold as it was. */
+    REFUSED_EXTEND_KEEPS_THE_HANDLE_VALID(Needs.ANY_LOCK,
+            new Step(Kind.TRY_ACQUIRE, 0, ModelSetup.THREADS, Side.WRITE, 0, WireFault.NONE),
+            new Step(Kind.HOLD_EXTEND, 0, ModelSetup.THREADS, Side.WRITE, 5, WireFault.NONE),
+            new Step(Kind.WAIT, 0, 0, Side.WRITE, 700, WireFault.NONE)),
+
+    /** A dropped handle whose onLost listener mentions it is collected, and its cleaner frees the lock for another. */
+    DROPPED_HANDLE_IS_COLLECTED_AND_RELEASED(Needs.ANY_LOCK,
+            new Step(Kind.TRY_ACQUIRE, 0, ModelSetup.THREADS, Side.WRITE, 0, WireFault.NONE),
+            new Step(Kind.HOLD_DROP, 0, ModelSetup.THREADS, Side.WRITE, 0, WireFault.NONE),
+            new Step(Kind.TRY_LOCK_WAIT, 1, 0, Side.WRITE, 1000, WireFault.NONE)),
+
+    /** A thread's hold extended shorter, then longer, ends with its last lease: no renewal brings back an older one. */
+    EXTEND_SHORTER_THEN_LONGER(Needs.ANY_LOCK,
+            call(Kind.LOCK, Side.WRITE, 200, WireFault.NONE),
+            call(Kind.EXTEND, Side.WRITE, 150, WireFault.NONE),
+            call(Kind.EXTEND, Side.WRITE, 900, WireFault.NONE),
+            new Step(Kind.WAIT, 0, 0, Side.WRITE, 300, WireFault.NONE),
+            new Step(Kind.WAIT, 0, 0, Side.WRITE, 700, WireFault.NONE)),
+
+    /** A read hold extended shorter is shortened in Redis too: the hash keeps no longer lease than its readers'. */
+    READ_EXTENDED_SHORTER(Needs.READ_SIDE,
+            call(Kind.LOCK, Side.READ, 200, WireFault.NONE),
+            call(Kind.EXTEND, Side.READ, 150, WireFault.NONE),
+            new Step(Kind.WAIT, 0, 0, Side.WRITE, 100, WireFault.NONE),
+            new Step(Kind.WAIT, 0, 0, Side.WRITE, 700, WireFault.NONE)),
+
+    /**
+     * One thread holds a name alone and in a group at once; the group ends: the single hold must
+     * stay, renewed, and its count in Redis be the single's again.
+     */
+    ONE_NAME_ALONE_AND_IN_A_GROUP(Needs.SEVERAL_NAMES,
+            call(Kind.LOCK, Side.WRITE, 200, WireFault.NONE),
+            call(Kind.LOCK, Side.GROUP, 200, WireFault.NONE),
+            new Step(Kind.TRY_LOCK, 1, 0, Side.WRITE, 0, WireFault.NONE),
+            call(Kind.UNLOCK, Side.GROUP, 0, WireFault.NONE),
+            new Step(Kind.WAIT, 0, 0, Side.WRITE, 900, WireFault.NONE),
+            call(Kind.UNLOCK, Side.WRITE, 0, WireFault.NONE));
+
+    /** What a history needs of the lock it plays on. */
+    private enum Needs { ANY_LOCK, READ_SIDE, SEVERAL_NAMES }
+
+    private final Needs needs;
     private final List<Step> steps;
 
-    KnownHistories(boolean readSide, Step... steps) {
-        this.readSide = readSide;
+    KnownHistories(Needs needs, Step... steps) {
+        this.needs = needs;
         this.steps = List.of(steps);
     }
 
-    /** Whether the history applies to a lock set up as {@code setup}: read-side histories need a read side. */
+    /** Whether the history applies to a lock set up as {@code setup}: it may need a read side, or several names. */
     public boolean appliesTo(ModelSetup setup) {
-        return !readSide || setup.readWrite();
+        return switch (needs) {
+            case ANY_LOCK -> true;
+            case READ_SIDE -> setup.readWrite();
+            case SEVERAL_NAMES -> setup.severalNames();
+        };
     }
 
     /** The steps, played as they are. */

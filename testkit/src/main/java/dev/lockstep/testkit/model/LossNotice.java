@@ -1,13 +1,15 @@
 package dev.lockstep.testkit.model;
 
 import dev.lockstep.DistLock;
+import dev.lockstep.Guarantee;
 import dev.lockstep.testkit.model.Step.Side;
 import java.util.List;
 import java.util.Optional;
 
 /**
  * A hold lost without its owner's call (to a {@code forceUnlock}, or a stall past the lease) must
- * reach its owner: the owner's lock stops believing it holds within one lease.
+ * reach its owner within one lease: a thread's lock stops believing it holds; a handle's
+ * {@code isValid()} turns false and, on a stage that signals losses, its {@code onLost} listeners hear.
  */
 final class LossNotice {
 
@@ -24,19 +26,25 @@ final class LossNotice {
     Optional<Violation> awaitTold(List<int[]> victims, String why) {
         long deadline = System.nanoTime() + run.model().leaseNanos();
         for (int[] v : victims) {
-            if (background.waiting(v[0], v[1])) {
+            if (background.waiting(v[0], v[1]) || (Step.isHandle(v[1]) && run.held(v[0], v[1]) == null)) {
                 continue; // inside a lock call: its outcome settles it
             }
             DistLock lock = run.lock(v[0], Side.values()[v[2]]);
+            HoldSlots.Held handle = Step.isHandle(v[1]) ? run.held(v[0], v[1]) : null;
+            boolean signals = run.setup().claims().contains(Guarantee.LEASE_LOSS_SIGNAL);
             while (true) {
-                Object held = run.call(v[0], v[1], lock::isHeldByCurrentThread);
-                if (Boolean.FALSE.equals(held)) {
+                Object held = handle != null ? run.call(v[0], v[1], handle.hold::isValid)
+                        : run.call(v[0], v[1], lock::isHeldByCurrentThread);
+                // A handle's onLost listeners must hear of the loss too, on a stage that can tell.
+                boolean listenersTold = handle == null || !signals || handle.toldAt > 0;
+                if (Boolean.FALSE.equals(held) && listenersTold) {
                     break;
                 }
                 if (System.nanoTime() > deadline) {
                     return Optional.of(new Violation("not-told", Step.ownerName(v[0], v[1])
-                            + ReferenceModel.sideName(Side.values()[v[2]]) + " " + why + ", and still believes it holds "
-                            + run.model().leaseNanos() / 1_000_000 + " ms later"));
+                            + ReferenceModel.sideName(Side.values()[v[2]]) + " " + why + ", and " + run.model().leaseNanos()
+                            / 1_000_000 + " ms later " + (Boolean.FALSE.equals(held) ? "its onLost listeners were not told"
+                            : "still believes it holds")));
                 }
                 OwnerThreads.sleep(20);
             }

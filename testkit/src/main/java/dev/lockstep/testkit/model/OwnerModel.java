@@ -41,6 +41,11 @@ final class OwnerModel {
     boolean mixedLease;
     /** Whether the lock may not know yet that the hold ended (a fixed lease ran out): its next call tells. */
     boolean beliefUnknown;
+    /**
+     * The latest time (nanoTime) an explicit lease may keep the hold in Redis, 0 when it has none: a
+     * lost hold's field may stay until then, and a key may not outlive it while only such holds are left.
+     */
+    long leaseEndBound;
 
     /** The one count the owner has, or -1 while it is uncertain. */
     int settled() {
@@ -105,6 +110,7 @@ final class OwnerModel {
         if (count == 0) {
             unheardGrants = 0;
             fixedLeaseEnd = 0;
+            leaseEndBound = 0;
             mixedLease = false;
         }
     }

@@ -18,8 +18,8 @@ final class OwnerThreads {
     /** The longest any one call may take before it counts as hung. */
     static final Duration CALL_DEADLINE = Duration.ofSeconds(10);
 
-    private final ExecutorService[][] executors = new ExecutorService[ModelSetup.CLIENTS][ModelSetup.THREADS];
-    private final Thread[][] threads = new Thread[ModelSetup.CLIENTS][ModelSetup.THREADS];
+    private final ExecutorService[][] executors = new ExecutorService[ModelSetup.CLIENTS][ModelSetup.OWNERS];
+    private final Thread[][] threads = new Thread[ModelSetup.CLIENTS][ModelSetup.OWNERS];
 
     /** A call that did not return in time. */
     record Hung(Duration deadline) {
@@ -27,7 +27,7 @@ final class OwnerThreads {
 
     /** Starts the owner threads of client slot {@code c}. */
     void start(int c) {
-        for (int t = 0; t < ModelSetup.THREADS; t++) {
+        for (int t = 0; t < ModelSetup.OWNERS; t++) {
             String name = "model-owner-" + Step.ownerName(c, t);
             executors[c][t] = Executors.newSingleThreadExecutor(task -> {
                 Thread thread = new Thread(task, name);
@@ -47,7 +47,7 @@ final class OwnerThreads {
 
     /** The thread slot of client slot {@code c} whose thread has id {@code threadId}, or -1. */
     int threadSlot(int c, long threadId) {
-        for (int t = 0; t < ModelSetup.THREADS; t++) {
+        for (int t = 0; t < ModelSetup.OWNERS; t++) {
             if (threads[c][t].getId() == threadId) {
                 return t;
             }
@@ -81,7 +81,7 @@ final class OwnerThreads {
 
     /** Stops the owner threads of client slot {@code c}, interrupting a call still running. */
     void stop(int c) {
-        for (int t = 0; t < ModelSetup.THREADS; t++) {
+        for (int t = 0; t < ModelSetup.OWNERS; t++) {
             if (executors[c][t] != null) {
                 executors[c][t].shutdownNow();
             }

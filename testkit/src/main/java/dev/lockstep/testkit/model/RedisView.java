@@ -14,24 +14,38 @@ import redis.clients.jedis.resps.ScanResult;
  * What Redis stores, read by an admin connection that no fault touches: the lock hash's fields on
  * each node, and every key without a TTL. A quorum stage stores what a majority of its nodes store.
  *
- * @param fields        per node, the lock hash's fields (owner field to count; {@code mode} left out)
+ * <p>On a lock over several names an owner's field on the modelled name counts its holds through
+ * every lock of its client ({@code NameHolds}), so the view splits it as the model keeps it: the
+ * group's holds under {@code field:group} (what the other name counts, while the modelled name has
+ * the field too), the single name's under {@code field} (the rest).
+ *
+ * @param fields         per node, the lock's fields (owner field to count; {@code mode} left out)
  * @param keysWithoutTtl keys (node:key) with no TTL, token counters left out
+ * @param keyTtls        per node and name, the key's PTTL in milliseconds (negative when it has none)
+ * @param lockKeyExists  per node, whether the modelled name's key exists
+ * @param readFrom       when (nanoTime) the reading began: every TTL was read after it
  */
-record RedisView(List<Map<String, Integer>> fields, List<String> keysWithoutTtl) {
+record RedisView(List<Map<String, Integer>> fields, List<String> keysWithoutTtl, List<Long> keyTtls,
+                 List<Boolean> lockKeyExists, long readFrom) {
 
-    /** Reads {@code lockName} and scans every key on each of {@code nodes}. */
-    static RedisView read(List<RedisNode> nodes, String lockName) {
+    /** The suffix of an owner's group holds in {@link #fields}. */
+    static final String GROUP_SUFFIX = ":group";
+
+    /** Reads the modelled lock of {@code setup} (and the group's other name) and scans every key on each of {@code nodes}. */
+    static RedisView read(List<RedisNode> nodes, ModelSetup setup) {
         List<Map<String, Integer>> fields = new ArrayList<>();
         List<String> noTtl = new ArrayList<>();
+        List<Long> keyTtls = new ArrayList<>();
+        List<Boolean> exists = new ArrayList<>();
+        long readFrom = System.nanoTime();
         for (RedisNode node : nodes) {
             try (Jedis admin = node.admin()) {
-                Map<String, Integer> counts = new HashMap<>();
-                if ("hash".equals(admin.type(lockName))) {
-                    admin.hgetAll(lockName).forEach((field, value) -> {
-                        if (!field.equals("mode")) {
-                            counts.put(field, Integer.parseInt(value));
-                        }
-                    });
+                keyTtls.add(admin.pttl(ModelSetup.LOCK));
+                exists.add(admin.exists(ModelSetup.LOCK));
+                Map<String, Integer> counts = counts(admin, ModelSetup.LOCK);
+                if (setup.severalNames()) {
+                    keyTtls.add(admin.pttl(ModelSetup.OTHER));
+                    counts = split(counts, counts(admin, ModelSetup.OTHER));
                 }
                 fields.add(counts);
                 String cursor = ScanParams.SCAN_POINTER_START;
@@ -46,7 +60,44 @@ record RedisView(List<Map<String, Integer>> fields, List<String> keysWithoutTtl)
                 } while (!cursor.equals(ScanParams.SCAN_POINTER_START));
             }
         }
-        return new RedisView(fields, noTtl);
+        return new RedisView(fields, noTtl, keyTtls, exists, readFrom);
+    }
+
+    private static Map<String, Integer> counts(Jedis admin, String key) {
+        Map<String, Integer> counts = new HashMap<>();
+        if ("hash".equals(admin.type(key))) {
+            admin.hgetAll(key).forEach((field, value) -> {
+                if (!field.equals("mode")) {
+                    counts.put(field, Integer.parseInt(value));
+                }
+            });
+        }
+        return counts;
+    }
+
+    /** The modelled name's counts split into the single name's and the group's, as the model keeps them. */
+    private static Map<String, Integer> split(Map<String, Integer> modelled, Map<String, Integer> other) {
+        Map<String, Integer> split = new HashMap<>();
+        modelled.forEach((field, count) -> {
+            int group = other.getOrDefault(field, 0);
+            if (group != 0) {
+                split.put(field + GROUP_SUFFIX, group);
+            }
+            if (count - group != 0) {
+                split.put(field, count - group);
+            }
+        });
+        return split;
+    }
+
+    /** The owner a field of {@link #fields} belongs to: the field without a side's suffix. */
+    static String owner(String field) {
+        for (String suffix : List.of(GROUP_SUFFIX, ":write")) {
+            if (field.endsWith(suffix)) {
+                return field.substring(0, field.length() - suffix.length());
+            }
+        }
+        return field;
     }
 
     /** The count Redis stores in {@code field}: on a majority of nodes, 0 when a majority has none, -1 when split. */
@@ -60,12 +111,9 @@ record RedisView(List<Map<String, Integer>> fields, List<String> keysWithoutTtl)
                 .findFirst().orElse(-1);
     }
 
-    /** Every field stored on a majority of nodes, with a count above 0. */
-    List<String> heldFields() {
-        Map<String, Integer> votes = new HashMap<>();
-        fields.forEach(node -> node.keySet().forEach(field -> votes.merge(field, 1, Integer::sum)));
-        int quorum = fields.size() / 2 + 1;
-        return votes.entrySet().stream().filter(e -> e.getValue() >= quorum).map(Map.Entry::getKey).sorted().toList();
+    /** Whether a majority of nodes store the modelled name's key. */
+    boolean lockKeyHeld() {
+        return lockKeyExists.stream().filter(Boolean::booleanValue).count() > lockKeyExists.size() / 2;
     }
 
     /** Every field on any node, for the stuck-hold check (a minority's leftover must expire too). */

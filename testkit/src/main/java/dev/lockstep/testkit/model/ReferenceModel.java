@@ -42,7 +42,7 @@ final class ReferenceModel {
 
     private final ModelSetup setup;
     private final Function<Integer, String[]> clientFields;
-    private final OwnerModel[][][] owners = new OwnerModel[ModelSetup.CLIENTS][ModelSetup.THREADS][2];
+    private final OwnerModel[][][] owners = new OwnerModel[ModelSetup.CLIENTS][ModelSetup.OWNERS][ModelSetup.SIDES];
     /** Redis fields that nobody holds any more, and by when (nanoTime) they must be gone. */
     private final Map<String, Long> departing = new HashMap<>();
 
@@ -51,7 +51,7 @@ final class ReferenceModel {
         this.setup = setup;
         this.clientFields = clientFields;
         for (int c = 0; c < ModelSetup.CLIENTS; c++) {
-            for (int t = 0; t < ModelSetup.THREADS; t++) {
+            for (int t = 0; t < ModelSetup.OWNERS; t++) {
                 for (Side side : Side.values()) {
                     owners[c][t][side.ordinal()] = new OwnerModel();
                 }
@@ -66,6 +66,9 @@ final class ReferenceModel {
     /** The Redis field that stores this owner's count on {@code side}. */
     String field(int client, int thread, Side side) {
         String base = clientFields.apply(client)[thread];
+        if (side == Side.GROUP) {
+            return base + RedisView.GROUP_SUFFIX;
+        }
         return setup.readWrite() && side == Side.WRITE ? base + ":write" : base;
     }
 
@@ -74,14 +77,18 @@ final class ReferenceModel {
         return setup.lease().plus(ModelSetup.SLACK).toNanos();
     }
 
-    /** Whether another owner than this one may hold a side that excludes {@code side}. */
+    /**
+     * Whether another owner than this one may hold a side that excludes {@code side}: the write side
+     * and the group exclude everything (the group covers the modelled name), the read side only those.
+     */
     Optional<String> otherHolder(int client, int thread, Side side) {
         for (int c = 0; c < ModelSetup.CLIENTS; c++) {
-            for (int t = 0; t < ModelSetup.THREADS; t++) {
+            for (int t = 0; t < ModelSetup.OWNERS; t++) {
                 if (c == client && t == thread) {
                     continue;
                 }
-                if (owner(c, t, Side.WRITE).mayHold() || (side == Side.WRITE && owner(c, t, Side.READ).mayHold())) {
+                if (owner(c, t, Side.WRITE).mayHold() || owner(c, t, Side.GROUP).mayHold()
+                        || (side != Side.READ && owner(c, t, Side.READ).mayHold())) {
                     return Optional.of(Step.ownerName(c, t));
                 }
             }
@@ -93,7 +100,7 @@ final class ReferenceModel {
     List<int[]> holders(int client) {
         List<int[]> found = new ArrayList<>();
         for (int c = 0; c < ModelSetup.CLIENTS; c++) {
-            for (int t = 0; t < ModelSetup.THREADS; t++) {
+            for (int t = 0; t < ModelSetup.OWNERS; t++) {
                 for (Side side : sides()) {
                     if ((client < 0 || client == c) && owner(c, t, side).mayHold()) {
                         found.add(new int[] {c, t, side.ordinal()});
@@ -121,7 +128,9 @@ final class ReferenceModel {
     void lost(int client, int thread, Side side, long now, long within) {
         OwnerModel owner = owner(client, thread, side);
         if (owner.mayHold()) {
-            departing.merge(field(client, thread, side), now + within, Math::max);
+            // An explicit lease longer than the bound keeps the field in Redis until it runs out.
+            long end = Math.max(now + within, owner.leaseEndBound + ModelSetup.SLACK.toNanos());
+            departing.merge(field(client, thread, side), end, Math::max);
         }
         owner.lostAt = now;
         owner.settle(0);
@@ -129,7 +138,7 @@ final class ReferenceModel {
 
     /** Every hold of client slot {@code client} is gone (closed, crashed, stalled past its lease). */
     void clientLost(int client, long now, long within) {
-        for (int t = 0; t < ModelSetup.THREADS; t++) {
+        for (int t = 0; t < ModelSetup.OWNERS; t++) {
             for (Side side : Side.values()) {
                 lost(client, t, side, now, within);
             }
@@ -146,7 +155,7 @@ final class ReferenceModel {
      * renewals may have failed. The caller's own doubt is in its set of counts, and its next call settles it.
      */
     void shake(int client, int caller, long now) {
-        for (int t = 0; t < ModelSetup.THREADS; t++) {
+        for (int t = 0; t < ModelSetup.OWNERS; t++) {
             if (t == caller) {
                 continue;
             }
@@ -167,7 +176,7 @@ final class ReferenceModel {
     /** Fixed leases that ran out end their holds; the lock may not know yet, Redis must drop the field. */
     void advance(long now) {
         for (int c = 0; c < ModelSetup.CLIENTS; c++) {
-            for (int t = 0; t < ModelSetup.THREADS; t++) {
+            for (int t = 0; t < ModelSetup.OWNERS; t++) {
                 for (Side side : Side.values()) {
                     OwnerModel owner = owner(c, t, side);
                     if (owner.fixedLeaseEnd > 0 && now > owner.fixedLeaseEnd && !owner.mixedLease) {
@@ -183,14 +192,17 @@ final class ReferenceModel {
     /**
      * A call of this owner returned (granted, refused or, when {@code released}, unlocked), and the
      * lock now reports {@code holdCount}: the count must be one the model allows, and becomes the only
-     * one. A count of 0 that no unlock explains is a loss after a fault, excused for one lease.
+     * one. A count of 0 that no unlock explains is a loss after a fault, excused for one lease; so is
+     * a count of 1 from a grant after such a loss.
      */
     Optional<Violation> settle(int client, int thread, Side side, int holdCount, boolean released, long now) {
         OwnerModel owner = owner(client, thread, side);
         String name = Step.ownerName(client, thread) + sideName(side);
         boolean faulted = owner.shakenUntil > now || owner.exposedUntil > now;
+        // A hold lost unannounced (after a fault, or a lease mixed of fixed and renewed) may be followed by a fresh one.
+        boolean lostThenGranted = !released && holdCount == 1 && (faulted || owner.mixedLease);
         boolean excused = owner.beliefUnknown || (faulted && holdCount == 0 && !released)
-                || (owner.unlockThrew && holdCount == 0);
+                || (owner.unlockThrew && holdCount == 0) || lostThenGranted;
         owner.beliefUnknown = false;
         if (!owner.allows(holdCount) && !excused) {
             return Optional.of(new Violation("model-vs-lock", name + " holdCount() is " + holdCount + " after its call returned, but the model allows "
@@ -201,6 +213,11 @@ final class ReferenceModel {
         }
         owner.settle(holdCount);
         return Optional.empty();
+    }
+
+    /** {@code field}, which no owner the model follows holds, must be gone from Redis by {@code deadline} (nanoTime). */
+    void departs(String field, long deadline) {
+        departing.merge(field, deadline, Math::max);
     }
 
     /** By when (nanoTime) {@code field}, which nobody holds any more, must be gone from Redis; null when not departing. */
@@ -215,10 +232,11 @@ final class ReferenceModel {
 
     /** The sides this lock has. */
     List<Side> sides() {
-        return setup.readWrite() ? List.of(Side.WRITE, Side.READ) : List.of(Side.WRITE);
+        return setup.readWrite() ? List.of(Side.WRITE, Side.READ)
+                : setup.severalNames() ? List.of(Side.WRITE, Side.GROUP) : List.of(Side.WRITE);
     }
 
     static String sideName(Side side) {
-        return side == Side.READ ? " read" : "";
+        return side == Side.READ ? " read" : side == Side.GROUP ? " group" : "";
     }
 }

@@ -78,7 +78,9 @@ final class Release {
         List<int[]> victims = Boolean.FALSE.equals(outcome) ? List.of()
                 : step.side() == Side.READ && run.setup().readWrite()
                 ? holders.stream().filter(v -> v[2] == Side.READ.ordinal()).toList() : holders;
-        victims.forEach(v -> model.lost(v[0], v[1], Side.values()[v[2]], now, ModelSetup.SLACK.toNanos()));
+        // A single name's force leaves a group's other name in Redis until its lease runs out.
+        long within = run.setup().severalNames() ? model.leaseNanos() : ModelSetup.SLACK.toNanos();
+        victims.forEach(v -> model.lost(v[0], v[1], Side.values()[v[2]], now, within));
         // Granted just before the force, such a hold is gone unannounced until its next renewal looks.
         underWay.forEach(v -> model.owner(v[0], v[1], Side.values()[v[2]]).shakenUntil = now + model.leaseNanos());
         return notice.awaitTold(victims, "lost its hold to " + step);

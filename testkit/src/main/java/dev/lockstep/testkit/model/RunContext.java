@@ -25,9 +25,29 @@ record RunContext(ModelSetup setup, ReferenceModel model, OwnerThreads threads, 
         return threads.call(c, t, body, OwnerThreads.CALL_DEADLINE);
     }
 
-    /** What owner (c, t)'s lock on {@code side} reports as its hold count, or -1 when it cannot say. */
+    /**
+     * What owner (c, t) reports as its hold count on {@code side}, or -1 when it cannot say: a
+     * thread's lock's {@code holdCount()}; for a handle 1 while {@code isValid()}, else 0 (-1 for a
+     * closed client's handle, which the model no longer follows).
+     */
     int holdCount(int c, int t, Side side) {
-        Object count = call(c, t, lock(c, side)::holdCount);
-        return count instanceof Integer n ? n : -1;
+        if (!Step.isHandle(t)) {
+            Object count = call(c, t, lock(c, side)::holdCount);
+            return count instanceof Integer n ? n : -1;
+        }
+        HoldSlots.Held held = clients.holds().get(c, t);
+        if (held == null || held.side != side) {
+            return 0;
+        }
+        if (held.clientClosed) {
+            return -1;
+        }
+        Object valid = call(c, t, held.hold::isValid);
+        return valid instanceof Boolean b ? (b ? 1 : 0) : -1;
+    }
+
+    /** The handle in owner slot (c, t), or null. */
+    HoldSlots.Held held(int c, int t) {
+        return clients.holds().get(c, t);
     }
 }

@@ -1,5 +1,6 @@
 package dev.lockstep.testkit.model;
 
+import dev.lockstep.CompositeLocks;
 import dev.lockstep.DistLock;
 import dev.lockstep.Guarantee;
 import dev.lockstep.LockOptions;
@@ -16,8 +17,8 @@ import java.util.Optional;
 import redis.clients.jedis.RedisClient;
 
 /**
- * The end of a run: every owner unlocks what its lock says it holds, every hold must then leave
- * Redis, and a fresh client must get the lock within one lease.
+ * The end of a run: every thread unlocks what its lock says it holds, every handle is closed, every
+ * hold must then leave Redis, and a fresh client must get the lock within one lease.
  */
 final class RunEnd {
 
@@ -40,7 +41,10 @@ final class RunEnd {
         this.check = check;
     }
 
-    /** Every owner unlocks what its lock says it holds; then every hold must leave Redis, and a fresh client get in. */
+    /**
+     * Every thread unlocks what its lock says it holds and every handle is closed; then every hold
+     * must leave Redis, and a fresh client get in.
+     */
     Optional<Violation> finish() {
         run.log().line("-- end: every owner unlocks what it holds, then the lock must be free within one lease");
         for (int c = 0; c < ModelSetup.CLIENTS; c++) {
@@ -64,10 +68,24 @@ final class RunEnd {
                 }
             }
         }
+        for (int c = 0; c < ModelSetup.CLIENTS; c++) {
+            for (int h = ModelSetup.THREADS; h < ModelSetup.OWNERS; h++) {
+                HoldSlots.Held held = run.held(c, h);
+                if (held != null && held.clientClosed) {
+                    run.clients().holds().clear(c, h);
+                } else if (held != null) {
+                    Step close = new Step(Step.Kind.HOLD_CLOSE, c, h, held.side, 0, WireFault.NONE);
+                    Optional<Violation> broken = executor.execute(close).or(check::check);
+                    if (broken.isPresent()) {
+                        return broken;
+                    }
+                }
+            }
+        }
         long deadline = System.nanoTime() + run.model().leaseNanos() * 2;
         Optional<Violation> last = check.check();
         while (System.nanoTime() < deadline
-                && (last.isPresent() || !RedisView.read(context.nodes(), ModelSetup.LOCK).anyFields().isEmpty())) {
+                && (last.isPresent() || !RedisView.read(context.nodes(), run.setup()).anyFields().isEmpty())) {
             if (last.isPresent() && !last.get().rule().equals("stuck-hold")) {
                 return last;
             }
@@ -92,22 +110,35 @@ final class RunEnd {
         Duration bound = Duration.ofNanos(run.model().leaseNanos())
                 .plus(setup.claims().contains(Guarantee.FAIR_ORDER) ? FAIR_WAITER_TIMEOUT : Duration.ZERO);
         try (Locks locks = setup.stage().open(clients, options)) {
-            DistLock lock = locks.get(ModelSetup.LOCK);
+            DistLock lock = setup.severalNames() ? ((CompositeLocks) locks).getAll(ModelSetup.LOCK, ModelSetup.OTHER)
+                    : locks.get(ModelSetup.LOCK);
             long start = System.nanoTime();
             boolean taken = lock.tryLock(bound, null);
             run.log().note("probe", Kind.NOTE, "a fresh client " + (taken ? "took" : "could not take") + " the lock after "
                     + (System.nanoTime() - start) / 1_000_000 + " ms");
             if (taken) {
                 lock.unlock();
-                return Optional.empty();
+                return setup.severalNames() ? joinedNameIsItsOwnLock(locks, nodes) : Optional.empty();
             }
             return Optional.of(new Violation("not-free", "every owner unlocked or died, yet a fresh client could not "
-                    + "take the lock within " + bound.toMillis() + " ms: " + RedisView.read(nodes, ModelSetup.LOCK)));
+                    + "take the lock within " + bound.toMillis() + " ms: " + RedisView.read(nodes, setup)));
         } catch (InterruptedException e) {
             Thread.currentThread().interrupt();
             return Optional.empty();
         } finally {
             clients.forEach(RedisClient::close);
         }
+    }
+
+    /** {@code get("a+b")} is the lock of the name {@code a+b}, never the group over a and b: taking it leaves a free. */
+    private Optional<Violation> joinedNameIsItsOwnLock(Locks locks, List<RedisNode> nodes) {
+        DistLock joined = locks.get(ModelSetup.LOCK + "+" + ModelSetup.OTHER);
+        if (!joined.tryLock()) {
+            return Optional.of(new Violation("joined-name", "get(\"" + joined.name() + "\") could not be taken on a free lock"));
+        }
+        boolean modelledTaken = RedisView.read(nodes, run.setup()).lockKeyHeld();
+        joined.unlock();
+        return modelledTaken ? Optional.of(new Violation("joined-name", "get(\"" + joined.name() + "\") took the group: the "
+                + "name " + ModelSetup.LOCK + " was held with it")) : Optional.empty();
     }
 }

@@ -38,8 +38,9 @@ final class RunLog {
         return String.join("\n", lines) + "\n\n" + Timeline.render(history);
     }
 
-    /** Who a step's call is recorded as: client letter and thread number, e.g. {@code A/1}. */
+    /** Who a step's call is recorded as: client letter and thread number, e.g. {@code A/1}, {@code A/h1}. */
     static String actor(Step step) {
-        return Step.clientName(step.client()) + "/" + (step.thread() + 1);
+        String owner = step.owner();
+        return owner.charAt(0) + "/" + owner.substring(1);
     }
 }

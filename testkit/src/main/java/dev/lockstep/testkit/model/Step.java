@@ -8,7 +8,8 @@ package dev.lockstep.testkit.model;
  *
  * @param kind   what happens
  * @param client the client slot (0 = A, 1 = B, ...), for calls and client faults
- * @param thread the thread slot within the client (0 = 1, 1 = 2), for calls
+ * @param thread the owner slot within the client: a thread (0 = 1, 1 = 2), or a hold handle
+ *               ({@link ModelSetup#THREADS} = h1, ...) for the handle's steps
  * @param side   the read or write side (write on every lock without a read side)
  * @param millis the kind's duration: a wait, a lease, a stall, a delay before an interrupt
  * @param fault  a fault on the wire during this call, or {@link WireFault#NONE}
@@ -25,13 +26,29 @@ public record Step(Kind kind, int client, int thread, Side side, long millis, Wi
         TRY_LOCK_WAIT,
         /** {@code tryLock(wait = 0, lease = millis)}: a fixed lease, no watchdog. */
         TRY_LOCK_LEASE,
+        /** {@code lock(lease = millis)}: blocks for a fixed lease; when another live owner holds the lock, a bounded {@code tryLock} instead. */
+        LOCK_LEASE,
+        /** {@code tryLock(millis, MILLISECONDS)}: {@link java.util.concurrent.locks.Lock}'s own timed form, watchdog lease. */
+        TRY_LOCK_UNIT,
         /** {@code tryLock(wait = millis)} on the owner's thread, left waiting while the next steps run. */
         CONTEND,
         /** {@code unlock()}. */
         UNLOCK,
+        /** {@code tryAcquire(wait = millis, lease = null)} into an empty handle slot, on a thread of the client. */
+        TRY_ACQUIRE,
+        /** {@code tryAcquire(wait = 0, lease = millis)} into an empty handle slot: a fixed lease, no watchdog. */
+        TRY_ACQUIRE_LEASE,
+        /** The handle's {@code release()}, from the handle's own thread (not the one that took it). */
+        HOLD_RELEASE,
+        /** The handle's {@code close()}, from the handle's own thread. */
+        HOLD_CLOSE,
+        /** The handle's {@code extend(millis)}, from the handle's own thread: longer, shorter, or refused at the call. */
+        HOLD_EXTEND,
+        /** The handle is dropped unreleased: its last reference goes, the collector runs, its cleaner must release it. */
+        HOLD_DROP,
         /**
-         * {@code extend(millis)} of the owner's hold: a shorter or equal fixed lease from now on, or
-         * (under 10 ms) a lease every stage refuses at the call.
+         * {@code extend(millis)} of the owner's hold: a longer, equal or shorter fixed lease from now
+         * on, or (under 10 ms) a lease every stage refuses at the call.
          */
         EXTEND,
         /** {@code forceUnlock()} of the side, by an administrator (the owner's client is only the caller). */
@@ -52,8 +69,12 @@ public record Step(Kind kind, int client, int thread, Side side, long millis, Wi
         WAIT
     }
 
-    /** The side of a read-write lock a call uses. */
-    public enum Side { WRITE, READ }
+    /**
+     * The lock a call uses: the write side (the only one of most locks), the read side of a
+     * read-write lock, or, on a lock over several names, the group over the modelled name and
+     * {@link ModelSetup#OTHER} ({@code getAll}), which one thread may hold beside the single name.
+     */
+    public enum Side { WRITE, READ, GROUP }
 
     /** A fault on the owner's link while the call runs. */
     public enum WireFault {
@@ -72,7 +93,17 @@ public record Step(Kind kind, int client, int thread, Side side, long millis, Wi
 
     /** The name of the owner in {@code client} slot, {@code thread} slot. */
     static String ownerName(int client, int thread) {
-        return clientName(client) + (thread + 1);
+        return clientName(client) + (isHandle(thread) ? "h" + (thread - ModelSetup.THREADS + 1) : thread + 1);
+    }
+
+    /** Whether owner slot {@code thread} is a hold handle rather than a thread. */
+    static boolean isHandle(int thread) {
+        return thread >= ModelSetup.THREADS;
+    }
+
+    /** The thread slot that takes handle slot {@code handle}'s hold: never the handle's own thread. */
+    static int acquiringThread(int handle) {
+        return (handle - ModelSetup.THREADS) % ModelSetup.THREADS;
     }
 
     /** The name of the client in {@code client} slot: its letter. */
@@ -82,7 +113,7 @@ public record Step(Kind kind, int client, int thread, Side side, long millis, Wi
 
     @Override
     public String toString() {
-        String sideNote = side == Side.READ ? " read" : "";
+        String sideNote = ReferenceModel.sideName(side);
         String faultNote = fault == WireFault.NONE ? "" : " [" + fault.name().toLowerCase().replace('_', ' ') + "]";
         String clientName = clientName(client);
         return switch (kind) {
@@ -90,8 +121,18 @@ public record Step(Kind kind, int client, int thread, Side side, long millis, Wi
             case TRY_LOCK -> owner() + sideNote + " tryLock()" + faultNote;
             case TRY_LOCK_WAIT -> owner() + sideNote + " tryLock(wait " + millis + " ms)" + faultNote;
             case TRY_LOCK_LEASE -> owner() + sideNote + " tryLock(lease " + millis + " ms)" + faultNote;
+            case LOCK_LEASE -> owner() + sideNote + " lock(lease " + millis + " ms)" + faultNote;
+            case TRY_LOCK_UNIT -> owner() + sideNote + " tryLock(" + millis + ", MILLISECONDS)" + faultNote;
             case CONTEND -> owner() + sideNote + " tryLock(wait " + millis + " ms), in the background";
             case UNLOCK -> owner() + sideNote + " unlock()" + faultNote;
+            case TRY_ACQUIRE -> owner() + sideNote + " = " + ownerName(client, acquiringThread(thread))
+                    + " tryAcquire(wait " + millis + " ms)" + faultNote;
+            case TRY_ACQUIRE_LEASE -> owner() + sideNote + " = " + ownerName(client, acquiringThread(thread))
+                    + " tryAcquire(lease " + millis + " ms)" + faultNote;
+            case HOLD_RELEASE -> owner() + " release()" + faultNote;
+            case HOLD_CLOSE -> owner() + " close()" + faultNote;
+            case HOLD_EXTEND -> owner() + " extend(" + millis + " ms)" + faultNote;
+            case HOLD_DROP -> owner() + " dropped, collected";
             case EXTEND -> owner() + sideNote + " extend(" + millis + " ms)" + faultNote;
             case FORCE_UNLOCK -> owner() + sideNote + " forceUnlock()" + faultNote;
             case INTERRUPT -> owner() + sideNote + " lockInterruptibly(), interrupted after " + millis + " ms";

@@ -17,8 +17,10 @@ final class StepDraw {
 
     private final ModelSetup setup;
     private final Random random;
-    /** Shadow holds per owner, [client][thread][side]. */
-    private final int[][][] holds = new int[ModelSetup.CLIENTS][ModelSetup.THREADS][2];
+    /** Shadow holds per owner, [client][owner slot][side]. */
+    private final int[][][] holds = new int[ModelSetup.CLIENTS][ModelSetup.OWNERS][ModelSetup.SIDES];
+    /** Shadow handle slots with a handle in them, [client][owner slot]: a closed client's handles stay. */
+    private final boolean[][] handles = new boolean[ModelSetup.CLIENTS][ModelSetup.OWNERS];
 
     private StepDraw(ModelSetup setup, long seed) {
         this.setup = setup;
@@ -38,7 +40,11 @@ final class StepDraw {
     private Step next() {
         int client = random.nextInt(ModelSetup.CLIENTS);
         int thread = random.nextInt(ModelSetup.THREADS);
-        Side side = setup.readWrite() && random.nextInt(5) < 2 ? Side.READ : Side.WRITE;
+        Side other = setup.readWrite() ? Side.READ : setup.severalNames() ? Side.GROUP : Side.WRITE;
+        Side side = random.nextInt(5) < 2 ? other : Side.WRITE;
+        if (random.nextInt(100) < 22) {
+            return handleStep(client, ModelSetup.THREADS + random.nextInt(ModelSetup.HANDLES), side);
+        }
         int roll = random.nextInt(100);
         if (roll < 33) {
             return acquire(client, thread, side);
@@ -77,7 +83,8 @@ final class StepDraw {
             return new Step(Kind.DROP_CONNECTIONS, 0, 0, Side.WRITE, 0, WireFault.NONE);
         }
         if (roll < 89 && setup.fenced()) {
-            return new Step(Kind.FENCED_WRITE, client, thread, Side.WRITE, 0, WireFault.NONE);
+            int writer = random.nextBoolean() ? thread : ModelSetup.THREADS + random.nextInt(ModelSetup.HANDLES);
+            return new Step(Kind.FENCED_WRITE, client, writer, Side.WRITE, 0, WireFault.NONE);
         }
         if (roll < 95) {
             return extend(client, thread, side);
@@ -94,17 +101,20 @@ final class StepDraw {
         int variant = random.nextInt(100);
         Kind kind;
         long millis = 0;
-        if (variant < 30) {
+        if (variant < 27) {
             kind = Kind.TRY_LOCK;
-        } else if (variant < 55) {
+        } else if (variant < 47) {
             kind = Kind.TRY_LOCK_WAIT;
             millis = 100 + random.nextInt(500);
-        } else if (variant < 80) {
+        } else if (variant < 55) {
+            kind = Kind.TRY_LOCK_UNIT;
+            millis = 100 + random.nextInt(500);
+        } else if (variant < 78) {
             kind = Kind.LOCK;
             millis = 200;
         } else {
             // A fixed lease only on a first hold: mixing a fixed lease into a watchdog hold is its own topic.
-            kind = holder ? Kind.TRY_LOCK : Kind.TRY_LOCK_LEASE;
+            kind = holder ? Kind.TRY_LOCK : variant < 90 ? Kind.TRY_LOCK_LEASE : Kind.LOCK_LEASE;
             millis = holder ? 0 : 200 + random.nextInt((int) setup.lease().toMillis());
         }
         WireFault fault = WireFault.NONE;
@@ -146,9 +156,47 @@ final class StepDraw {
     }
 
     /**
-     * An extend, mostly by a holder: a shorter lease, the watchdog's own, or one refused at the call.
-     * No longer one: a stall past the watchdog's lease must still end every hold.
+     * A handle's step: {@code tryAcquire} into an empty slot, else a call on the handle in it
+     * (extend, release, close) or its drop.
      */
+    private Step handleStep(int client, int slot, Side side) {
+        if (!handles[client][slot]) {
+            handles[client][slot] = true;
+            if (shadowFree(client, slot, side)) {
+                holds[client][slot][side.ordinal()]++;
+            }
+            int faulty = random.nextInt(100);
+            WireFault fault = faulty < 10 ? WireFault.LOST_REPLY : faulty < 18 ? WireFault.BLIP : WireFault.NONE;
+            if (fault != WireFault.BLIP && random.nextInt(100) < 40) {
+                long lease = 200 + random.nextInt((int) setup.lease().toMillis());
+                return new Step(Kind.TRY_ACQUIRE_LEASE, client, slot, side, lease, fault);
+            }
+            long wait = fault == WireFault.BLIP ? ModelSetup.BLIP.toMillis() + 600 : random.nextInt(500);
+            return new Step(Kind.TRY_ACQUIRE, client, slot, side, wait, fault);
+        }
+        int variant = random.nextInt(100);
+        if (variant < 40) {
+            WireFault fault = random.nextInt(100) < 12 ? WireFault.LOST_REPLY : WireFault.NONE;
+            return new Step(Kind.HOLD_EXTEND, client, slot, side, extendLease(), fault);
+        }
+        handles[client][slot] = false;
+        holds[client][slot] = new int[ModelSetup.SIDES];
+        if (variant < 65) {
+            WireFault fault = random.nextInt(100) < 12 ? WireFault.LOST_REPLY : WireFault.NONE;
+            return new Step(Kind.HOLD_RELEASE, client, slot, side, 0, fault);
+        }
+        return new Step(variant < 85 ? Kind.HOLD_CLOSE : Kind.HOLD_DROP, client, slot, side, 0, WireFault.NONE);
+    }
+
+    /** An extend's lease: refused at the call (under 10 ms), twice the watchdog's, the watchdog's own, or shorter. */
+    private long extendLease() {
+        long lease = setup.lease().toMillis();
+        int variant = random.nextInt(10);
+        return variant < 2 ? random.nextInt((int) Extend.SHORTEST_LEASE_MILLIS) : variant < 4 ? lease * 2
+                : variant < 6 ? lease : lease / 4 + random.nextInt((int) lease / 2);
+    }
+
+    /** An extend, mostly by a holding thread: longer, shorter, the watchdog's own lease, or one refused at the call. */
     private Step extend(int client, int thread, Side side) {
         for (int c = 0; c < ModelSetup.CLIENTS; c++) {
             for (int t = 0; t < ModelSetup.THREADS; t++) {
@@ -161,11 +209,8 @@ final class StepDraw {
                 }
             }
         }
-        long lease = setup.lease().toMillis();
-        int variant = random.nextInt(10);
-        long millis = variant < 2 ? random.nextInt(10) : variant < 5 ? lease : lease / 4 + random.nextInt((int) lease / 2);
         WireFault fault = random.nextInt(100) < 15 ? WireFault.LOST_REPLY : WireFault.NONE;
-        return new Step(Kind.EXTEND, client, thread, side, millis, fault);
+        return new Step(Kind.EXTEND, client, thread, side, extendLease(), fault);
     }
 
     private Step interrupt(int client, int thread, Side side) {
@@ -179,11 +224,12 @@ final class StepDraw {
     /** Whether the shadow lets {@code side} be granted to this owner now. */
     private boolean shadowFree(int client, int thread, Side side) {
         for (int c = 0; c < ModelSetup.CLIENTS; c++) {
-            for (int t = 0; t < ModelSetup.THREADS; t++) {
+            for (int t = 0; t < ModelSetup.OWNERS; t++) {
                 if (c == client && t == thread) {
                     continue;
                 }
-                if (holds[c][t][Side.WRITE.ordinal()] > 0 || (side == Side.WRITE && holds[c][t][Side.READ.ordinal()] > 0)) {
+                if (holds[c][t][Side.WRITE.ordinal()] > 0 || holds[c][t][Side.GROUP.ordinal()] > 0
+                        || (side != Side.READ && holds[c][t][Side.READ.ordinal()] > 0)) {
                     return false;
                 }
             }
@@ -193,7 +239,7 @@ final class StepDraw {
     }
 
     private void clearClient(int client) {
-        holds[client] = new int[ModelSetup.THREADS][2];
+        holds[client] = new int[ModelSetup.OWNERS][ModelSetup.SIDES];
     }
 
     private void clearAll() {

@@ -40,20 +40,26 @@ final class StepExecutor {
         };
         if (ownersCall) {
             // The owner's thread runs one call at a time: a call left waiting ends first.
-            Optional<Violation> waited = background.resolve(step.client(), step.thread());
+            boolean takesHandle = step.kind() == Step.Kind.TRY_ACQUIRE || step.kind() == Step.Kind.TRY_ACQUIRE_LEASE;
+            int thread = takesHandle ? Step.acquiringThread(step.thread()) : step.thread();
+            Optional<Violation> waited = background.resolve(step.client(), thread);
             if (waited.isPresent()) {
                 return waited;
             }
         }
         long now = System.nanoTime();
         return switch (step.kind()) {
-            case LOCK, TRY_LOCK, TRY_LOCK_WAIT, TRY_LOCK_LEASE, INTERRUPT -> Acquire.acquire(run, step, actor);
+            case LOCK, LOCK_LEASE, TRY_LOCK, TRY_LOCK_WAIT, TRY_LOCK_UNIT, TRY_LOCK_LEASE, INTERRUPT ->
+                    Acquire.acquire(run, step, actor);
             case CONTEND -> {
                 background.start(step, actor);
                 yield Optional.empty();
             }
             case UNLOCK -> Release.unlock(run, step, actor);
-            case EXTEND -> Extend.extend(run, step, actor);
+            case EXTEND, HOLD_EXTEND -> Extend.extend(run, step, actor);
+            case TRY_ACQUIRE, TRY_ACQUIRE_LEASE -> HoldCalls.acquire(run, step, actor);
+            case HOLD_RELEASE, HOLD_CLOSE -> HoldCalls.release(run, step, actor);
+            case HOLD_DROP -> HoldDrop.drop(run, step, actor);
             case FORCE_UNLOCK -> Release.forceUnlock(run, notice, step, actor);
             case FENCED_WRITE -> resource.write(run, step, actor);
             case CLOSE, CRASH -> replaceClient(step, now);
@@ -74,6 +80,7 @@ final class StepExecutor {
             links.forEach(FaultyLink::blackhole);
         }
         run.clients().close(step.client());
+        run.clients().holds().clientClosed(step.client());
         links.forEach(FaultyLink::heal);
         model.clientLost(step.client(), now, model.leaseNanos());
         Optional<Violation> waiter = background.endedWithClient(step.client());
@@ -91,12 +98,20 @@ final class StepExecutor {
         List<FaultyLink> links = run.clients().links(step.client());
         links.forEach(FaultyLink::blackhole);
         run.log().note(Step.clientName(step.client()), Kind.FAULT, step.toString());
-        OwnerThreads.sleep(step.millis());
+        long start = System.nanoTime();
+        Optional<Violation> local = HandleValidity.answersLocally(run, step.client());
+        OwnerThreads.sleep(Math.max(0, step.millis() - (System.nanoTime() - start) / 1_000_000));
         links.forEach(FaultyLink::heal);
+        if (local.isPresent()) {
+            return local;
+        }
         if (step.millis() >= run.setup().lease().toMillis()) {
-            // As after a forceUnlock, an acquisition still under way may be granted after the stall: no victim.
+            // As after a forceUnlock, an acquisition still under way may be granted after the stall: no victim. Nor is
+            // a hold whose explicit lease outlasts the stall: nothing needed to reach Redis to keep it.
+            long healed = System.nanoTime();
             List<int[]> victims = model.holders(step.client()).stream()
-                    .filter(v -> !model.owner(v[0], v[1], Side.values()[v[2]]).inFlight).toList();
+                    .filter(v -> !model.owner(v[0], v[1], Side.values()[v[2]]).inFlight)
+                    .filter(v -> model.owner(v[0], v[1], Side.values()[v[2]]).fixedLeaseEnd <= healed).toList();
             victims.forEach(v -> model.lost(v[0], v[1], Side.values()[v[2]], System.nanoTime(), ModelSetup.SLACK.toNanos()));
             model.shake(step.client(), System.nanoTime());
             return notice.awaitTold(victims, "stalled past its lease");

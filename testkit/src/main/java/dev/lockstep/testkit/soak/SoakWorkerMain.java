@@ -17,6 +17,8 @@ import java.util.Collections;
 import java.util.List;
 import java.util.Random;
 import java.util.concurrent.CopyOnWriteArrayList;
+import java.util.concurrent.ExecutorService;
+import java.util.concurrent.Executors;
 import java.util.concurrent.TimeUnit;
 import redis.clients.jedis.HostAndPort;
 import redis.clients.jedis.RedisClient;
@@ -32,7 +34,9 @@ import redis.clients.jedis.RedisClient;
  * sometimes interrupts a sibling thread, which may be waiting for a lock (it then holds nothing,
  * and goes on). When the client is a {@link CompositeLocks}, half the rounds take 2 or 3 of the
  * names, listed in random order, as one lock ({@link CompositeLocks#getAll}); each of its names
- * then gets the round's events, so every name's sections are judged whoever took them.
+ * then gets the round's events, so every name's sections are judged whoever took them. Some rounds
+ * take a hold handle ({@code tryAcquire}) and work it on another thread ({@link HandleRound}); a
+ * thread's hold is sometimes extended while it works ({@code extend}, by the watchdog's lease).
  *
  * <p>A worker checks {@link DistLock#isHeldByCurrentThread()} between slices of its work and
  * stops as soon as it is told the lease is lost: the soak judges the lock, not a worker that
@@ -49,6 +53,9 @@ public final class SoakWorkerMain {
     private static final double INTERRUPT = 0.02;
     /** Per round of a {@link CompositeLocks} client, the chance it takes several names as one lock. */
     private static final double SEVERAL_NAMES = 0.5;
+    /** Per round, the chance it takes a hold handle rather than the thread's hold; per thread's hold, that it extends it. */
+    private static final double HANDLE = 0.2;
+    private static final double EXTEND = 0.2;
 
     private static volatile boolean stopping;
 
@@ -60,6 +67,7 @@ public final class SoakWorkerMain {
         @SuppressWarnings("unchecked")
         Class<? extends Locks> locksClass = (Class<? extends Locks>) Class.forName(args[0]);
         LockOptions options = Stage.leaseOptions(Duration.ofMillis(Long.parseLong(args[1])));
+        Duration lease = options.lease();
         List<RedisClient> nodes = Arrays.stream(args[2].split(","))
                 .map(address -> RedisNode.newClient(HostAndPort.from(address))).toList();
         String client = args[3];
@@ -72,9 +80,14 @@ public final class SoakWorkerMain {
                     name, loss.reason()));
         }
         List<Thread> workers = new CopyOnWriteArrayList<>();
+        ExecutorService handles = Executors.newCachedThreadPool(task -> {
+            Thread thread = new Thread(task, client + "-handle");
+            thread.setDaemon(true);
+            return thread;
+        });
         for (int i = 0; i < threads; i++) {
             Random random = new Random(seed * 31 + i);
-            Thread worker = new Thread(() -> work(locks, client, names, random, workers), client + "-w" + i);
+            Thread worker = new Thread(() -> work(locks, client, names, lease, random, workers, handles), client + "-w" + i);
             workers.add(worker);
             worker.start();
         }
@@ -93,7 +106,8 @@ public final class SoakWorkerMain {
         Runtime.getRuntime().halt(0);
     }
 
-    private static void work(Locks locks, String client, List<String> names, Random random, List<Thread> siblings) {
+    private static void work(Locks locks, String client, List<String> names, Duration lease, Random random,
+                             List<Thread> siblings, ExecutorService handles) {
         String me = client + "/" + Thread.currentThread().getId();
         while (!stopping) {
             String name = names.get(random.nextInt(names.size()));
@@ -112,6 +126,12 @@ public final class SoakWorkerMain {
                 picked = severalOf(names, random);
                 lock = composite.getAll(picked.toArray(String[]::new));
             }
+            if (random.nextDouble() < HANDLE) {
+                HandleRound.play(client, picked, lock, WAIT, lease, 5 + random.nextInt(45), random, handles);
+                Thread.interrupted();
+                pause(random.nextInt(20));
+                continue;
+            }
             boolean taken = false;
             for (int tries = 0; !taken && !stopping && tries < 3; tries++) {
                 long since = System.nanoTime();
@@ -127,7 +147,8 @@ public final class SoakWorkerMain {
             }
             if (taken) {
                 boolean reentered = random.nextDouble() < REENTER && reenter(me, picked, lock);
-                holdAndRelease(me, picked, lock, 5 + random.nextInt(45), reentered);
+                Duration extend = random.nextDouble() < EXTEND ? lease : null;
+                holdAndRelease(me, picked, lock, 5 + random.nextInt(45), reentered, extend);
             }
             // An interrupt that came outside a wait is for the next wait, not this one's pause.
             Thread.interrupted();
@@ -173,11 +194,15 @@ public final class SoakWorkerMain {
     }
 
     private static void holdAndRelease(String me, List<String> names, DistLock lock, long workMillis,
-                                       boolean reentered) {
+                                       boolean reentered, Duration extend) {
         print(me, SoakEvent.Kind.ENTER, names, System.nanoTime(), "");
         boolean told = false;
         for (long done = 0; done < workMillis && !told; done += SLICE_MILLIS) {
             pause(SLICE_MILLIS);
+            if (extend != null && done >= workMillis / 2) {
+                extend(me, names, lock, extend);
+                extend = null;
+            }
             told = !lock.isHeldByCurrentThread();
         }
         print(me, SoakEvent.Kind.EXIT, names, System.nanoTime(), told ? "stops: told the lease is lost" : "");
@@ -191,6 +216,16 @@ public final class SoakWorkerMain {
             } catch (IllegalMonitorStateException | LockException e) {
                 print(me, SoakEvent.Kind.UNLOCK_FAILED, names, since, e.getMessage());
             }
+        }
+    }
+
+    /** Sets the thread's hold's lease; a failure is printed (lost, or unknown: the lock trusts the shorter lease). */
+    private static void extend(String me, List<String> names, DistLock lock, Duration lease) {
+        long since = System.nanoTime();
+        try {
+            lock.extend(lease);
+        } catch (IllegalMonitorStateException | LockException | IllegalStateException | UnsupportedOperationException e) {
+            print(me, SoakEvent.Kind.ERROR, names, since, "extend: " + e.getMessage());
         }
     }
 
