@@ -1,6 +1,7 @@
 package dev.lockstep.internal;
 
 import dev.lockstep.DistLock;
+import dev.lockstep.Guarantee;
 import dev.lockstep.LeaseLoss;
 import dev.lockstep.LockException;
 import dev.lockstep.LockHold;
@@ -133,7 +134,8 @@ public abstract class AbstractDistLock extends ClientBoundLock implements DistLo
 
     @Override
     public final Optional<LockHold> tryAcquire(Duration wait, Duration lease) throws InterruptedException {
-        Duration bound = lease != null || renewsDefaultLease() ? lease : defaultLease();
+        // A stage that renews leases renews its default one: only an explicit lease runs out on its own there.
+        Duration bound = lease != null || client().guarantees().contains(Guarantee.LEASE_RENEWAL) ? lease : defaultLease();
         return ThreadFreeHold.take(this, this::believesHeld, bound, wait, lease);
     }
 
@@ -240,10 +242,5 @@ public abstract class AbstractDistLock extends ClientBoundLock implements DistLo
     /** The lease of an acquisition that names none: the fixed {@link LockOptions#lease()} before the watchdog. */
     protected Duration defaultLease() {
         return options().lease();
-    }
-
-    /** Whether {@link #defaultLease()} is renewed while held (from stage 4 on): then only an explicit lease runs out on its own. */
-    protected boolean renewsDefaultLease() {
-        return false;
     }
 }

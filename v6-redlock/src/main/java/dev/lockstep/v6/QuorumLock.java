@@ -67,11 +67,6 @@ final class QuorumLock extends AbstractDistLock {
     }
 
     @Override
-    protected boolean renewsDefaultLease() {
-        return true;
-    }
-
-    @Override
     protected boolean tryAcquireOnce(Lease lease) {
         return tryAcquire(lease) == null;
     }

@@ -64,11 +64,6 @@ public class WatchdogLock extends AbstractDistLock {
     }
 
     @Override
-    protected final boolean renewsDefaultLease() {
-        return true;
-    }
-
-    @Override
     protected boolean tryAcquireOnce(Lease lease) {
         return tryAcquire(lease) == null;
     }
