@@ -22,12 +22,14 @@ import java.util.List;
 public final class LostReply extends Scenario {
 
     private static final String LOCK = "orders";
-    private static final Duration LEASE = Duration.ofSeconds(3);
+    private static final Duration LEASE = Duration.ofSeconds(4);
     private static final Duration RETRY_WAIT = Duration.ofMillis(500);
     private static final Duration WORK = Duration.ofMillis(100);
     /** B sleeps on a release or spins every 100 ms: a free lock is its within this. */
     private static final Duration PROMPTLY = Duration.ofMillis(500);
     private static final Duration B_WAIT = LEASE.multipliedBy(2);
+    /** Room left for the lost grant past A's retry, for the nodes' clock drift and the retry's last attempt. */
+    private static final Duration GRANT_OUTLIVES_RETRY = Duration.ofMillis(300);
 
     /** The scenario as the catalog lists it. */
     public LostReply() {
@@ -45,11 +47,13 @@ public final class LostReply extends Scenario {
         warmUp(a);
         links.forEach(FaultyLink::loseReplies);
         context.history().record(History.REDIS, Kind.FAULT, "A's replies are lost on the way back");
+        long callStart = System.nanoTime();
         if (a.tryLock(LOCK, Duration.ZERO, null)) {
             throw new IllegalStateException("A heard a reply that should have been lost");
         }
         links.forEach(FaultyLink::heal);
         context.history().record(History.REDIS, Kind.FAULT, "A's link heals");
+        requireGrantOutlivesRetry(Duration.ofNanos(System.nanoTime() - callStart));
         a.note("tries again");
         boolean retried = a.tryLock(LOCK, RETRY_WAIT, null);
         if (retried) {
@@ -61,6 +65,18 @@ public final class LostReply extends Scenario {
             b.unlock(LOCK);
         }
         return judge(context.history(), retried, bGotIt);
+    }
+
+    /**
+     * The lost grant began after A's call did, so it lives at least a lease from the call's start.
+     * A call slowed past that by a loaded machine would let the grant run out during A's retry, and
+     * the retry would find the lock free whatever the stage does with it: the story never began.
+     */
+    private static void requireGrantOutlivesRetry(Duration lostCall) {
+        if (lostCall.plus(RETRY_WAIT).plus(GRANT_OUTLIVES_RETRY).compareTo(LEASE) > 0) {
+            throw new TooSlowToPlay("A's lost call took " + lostCall.toMillis() + " ms, so its grant could run out "
+                    + "during the retry");
+        }
     }
 
     /** Opens A's connections before the story, as in a running service: a connection's handshake is not the point. */
