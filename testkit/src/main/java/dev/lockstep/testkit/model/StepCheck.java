@@ -63,7 +63,7 @@ final class StepCheck {
                 }
             }
         }
-        LockQueries queries = LockQueries.ask(run);
+        LockQueries queries = LockQueries.ask(run, !background.anyWaiting());
         RedisView redis = RedisView.read(context.nodes(), run.setup());
         return rules.check(System.nanoTime(), beliefs, held, redis).stream().findFirst()
                 .or(() -> queries.judge(run, redis)).or(this::handlesTold);
