@@ -36,6 +36,7 @@ final class StepCheck {
                 }
             }
         }
+        run.noteStalls();
         ReferenceModel model = run.model();
         long now = System.nanoTime();
         model.advance(now);
