@@ -35,6 +35,18 @@ final class BackgroundCalls {
         return pending[c][t] != null;
     }
 
+    /** Whether any owner's call is left waiting: it may be granted any moment. */
+    boolean anyWaiting() {
+        for (Future<?>[] client : pending) {
+            for (Future<?> call : client) {
+                if (call != null) {
+                    return true;
+                }
+            }
+        }
+        return false;
+    }
+
     /** Whether owner (c, t)'s call left waiting has returned, and only needs judging. */
     boolean returned(int c, int t) {
         return pending[c][t] != null && pending[c][t].isDone();

@@ -2,6 +2,7 @@ package dev.lockstep.testkit.model;
 
 import dev.lockstep.CompositeLocks;
 import dev.lockstep.DistLock;
+import dev.lockstep.LeaseLoss;
 import dev.lockstep.LockOptions;
 import dev.lockstep.Locks;
 import dev.lockstep.ReadWriteDistLock;
@@ -11,6 +12,7 @@ import dev.lockstep.testkit.model.Step.Side;
 import dev.lockstep.testkit.scenario.ScenarioContext;
 import dev.lockstep.testkit.stage.Stage;
 import java.time.Duration;
+import java.time.Instant;
 import java.util.List;
 import java.util.concurrent.ConcurrentLinkedQueue;
 import redis.clients.jedis.RedisClient;
@@ -44,7 +46,7 @@ final class ClientSlots {
         int generation;
     }
 
-    /** A loss signal, heard by the listener of one client generation. */
+    /** A loss signal, heard by the listener of one client generation, of a loss at {@code at} (nanoTime). */
     private record Told(int slot, int generation, long threadId, Side side, long at) {
     }
 
@@ -76,15 +78,23 @@ final class ClientSlots {
         slot.lock = slot.locks.get(ModelSetup.LOCK);
         context.history().client(Step.clientName(c), slot.locks.clientId());
         int generation = slot.generation;
-        slot.lock.onLeaseLost(loss -> told.add(new Told(c, generation, loss.threadId(), Side.WRITE, System.nanoTime())));
+        slot.lock.onLeaseLost(loss -> told.add(new Told(c, generation, loss.threadId(), Side.WRITE, lostAt(loss))));
         if (setup.readWrite()) {
             ((ReadWriteDistLock) slot.lock).readLock().onLeaseLost(
-                    loss -> told.add(new Told(c, generation, loss.threadId(), Side.READ, System.nanoTime())));
+                    loss -> told.add(new Told(c, generation, loss.threadId(), Side.READ, lostAt(loss))));
         }
         if (setup.severalNames()) {
             slot.group = ((CompositeLocks) slot.locks).getAll(ModelSetup.LOCK, ModelSetup.OTHER);
-            slot.group.onLeaseLost(loss -> told.add(new Told(c, generation, loss.threadId(), Side.GROUP, System.nanoTime())));
+            slot.group.onLeaseLost(loss -> told.add(new Told(c, generation, loss.threadId(), Side.GROUP, lostAt(loss))));
         }
+    }
+
+    /**
+     * When (nanoTime) {@code loss} happened, by its own {@code lostAt}: a signal may come late (a lease
+     * clock ticks once a second), after the owner took the lock anew, and must not end the new hold.
+     */
+    private static long lostAt(LeaseLoss loss) {
+        return System.nanoTime() - Math.max(0, Duration.between(loss.lostAt(), Instant.now()).toNanos());
     }
 
     /** Closes slot {@code c}'s client and its connections. */

@@ -22,9 +22,9 @@ final class LossNotice {
         this.background = background;
     }
 
-    /** Each of {@code victims} ({client, thread, side}) lost its hold: its lock must stop believing it holds in time. */
-    Optional<Violation> awaitTold(List<int[]> victims, String why) {
-        long deadline = System.nanoTime() + run.model().leaseNanos();
+    /** Each of {@code victims} ({client, thread, side}) lost its hold: it must stop believing it holds by {@code deadline}. */
+    Optional<Violation> awaitTold(List<int[]> victims, String why, long deadline) {
+        long since = System.nanoTime();
         for (int[] v : victims) {
             if (background.waiting(v[0], v[1]) || (Step.isHandle(v[1]) && run.held(v[0], v[1]) == null)) {
                 continue; // inside a lock call: its outcome settles it
@@ -42,7 +42,7 @@ final class LossNotice {
                 }
                 if (System.nanoTime() > deadline) {
                     return Optional.of(new Violation("not-told", Step.ownerName(v[0], v[1])
-                            + ReferenceModel.sideName(Side.values()[v[2]]) + " " + why + ", and " + run.model().leaseNanos()
+                            + ReferenceModel.sideName(Side.values()[v[2]]) + " " + why + ", and " + (System.nanoTime() - since)
                             / 1_000_000 + " ms later " + (Boolean.FALSE.equals(held) ? "its onLost listeners were not told"
                             : "still believes it holds")));
                 }

@@ -32,13 +32,14 @@ public final class ModelRun {
     private final OwnerThreads threads = new OwnerThreads();
     private final ClientSlots clients;
     private final RunContext run;
+    private final MachineStalls stalls = new MachineStalls();
 
     private ModelRun(ModelSetup setup, RedisFixture fixture) {
         this.setup = setup;
         this.context = new ScenarioContext(setup.stage(), fixture);
         this.clients = new ClientSlots(setup, context, threads);
         ReferenceModel model = new ReferenceModel(setup, clients::fields);
-        this.run = new RunContext(setup, model, threads, clients, new RunLog(context.history()));
+        this.run = new RunContext(setup, model, threads, clients, new RunLog(context.history()), stalls);
     }
 
     /** Plays {@code steps} of {@code setup}'s stage on fresh nodes of {@code fixture}. */
@@ -80,5 +81,6 @@ public final class ModelRun {
             threads.stop(c);
         }
         context.close();
+        stalls.close();
     }
 }

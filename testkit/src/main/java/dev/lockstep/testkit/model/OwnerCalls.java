@@ -30,6 +30,7 @@ final class OwnerCalls {
         }
         Object outcome = OwnerThreads.await(call, OwnerThreads.CALL_DEADLINE);
         links.forEach(FaultyLink::heal);
+        run.noteStalls();
         long now = System.nanoTime();
         run.model().shake(step.client(), step.thread(), now);
         for (Side side : Side.values()) {

@@ -10,8 +10,9 @@ import java.util.concurrent.TimeUnit;
 import java.util.concurrent.TimeoutException;
 
 /**
- * One thread per owner (client slot, thread slot), each behind a single-thread executor: a lock
- * is held by a thread, so every call of one owner must run on the same thread, one at a time.
+ * One thread per owner slot (client slot, owner slot), each behind a single-thread executor: a lock
+ * is held by a thread, so every call of one owner must run on the same thread, one at a time. A
+ * hold handle's slot has a thread too: the one its calls are made from, never the one that took it.
  */
 final class OwnerThreads {
 

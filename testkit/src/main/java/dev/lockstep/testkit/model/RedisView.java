@@ -24,9 +24,10 @@ import redis.clients.jedis.resps.ScanResult;
  * @param keyTtls        per node and name, the key's PTTL in milliseconds (negative when it has none)
  * @param lockKeyExists  per node, whether the modelled name's key exists
  * @param readFrom       when (nanoTime) the reading began: every TTL was read after it
+ * @param lockCounts     per node, the modelled name's own fields, before any split
  */
 record RedisView(List<Map<String, Integer>> fields, List<String> keysWithoutTtl, List<Long> keyTtls,
-                 List<Boolean> lockKeyExists, long readFrom) {
+                 List<Boolean> lockKeyExists, long readFrom, List<Map<String, Integer>> lockCounts) {
 
     /** The suffix of an owner's group holds in {@link #fields}. */
     static final String GROUP_SUFFIX = ":group";
@@ -37,12 +38,14 @@ record RedisView(List<Map<String, Integer>> fields, List<String> keysWithoutTtl,
         List<String> noTtl = new ArrayList<>();
         List<Long> keyTtls = new ArrayList<>();
         List<Boolean> exists = new ArrayList<>();
+        List<Map<String, Integer>> lockCounts = new ArrayList<>();
         long readFrom = System.nanoTime();
         for (RedisNode node : nodes) {
             try (Jedis admin = node.admin()) {
                 keyTtls.add(admin.pttl(ModelSetup.LOCK));
                 exists.add(admin.exists(ModelSetup.LOCK));
                 Map<String, Integer> counts = counts(admin, ModelSetup.LOCK);
+                lockCounts.add(counts);
                 if (setup.severalNames()) {
                     keyTtls.add(admin.pttl(ModelSetup.OTHER));
                     counts = split(counts, counts(admin, ModelSetup.OTHER));
@@ -60,7 +63,7 @@ record RedisView(List<Map<String, Integer>> fields, List<String> keysWithoutTtl,
                 } while (!cursor.equals(ScanParams.SCAN_POINTER_START));
             }
         }
-        return new RedisView(fields, noTtl, keyTtls, exists, readFrom);
+        return new RedisView(fields, noTtl, keyTtls, exists, readFrom, lockCounts);
     }
 
     private static Map<String, Integer> counts(Jedis admin, String key) {
@@ -102,6 +105,15 @@ record RedisView(List<Map<String, Integer>> fields, List<String> keysWithoutTtl,
 
     /** The count Redis stores in {@code field}: on a majority of nodes, 0 when a majority has none, -1 when split. */
     int count(String field) {
+        return majority(fields, field);
+    }
+
+    /** The count the modelled name's own hash stores in {@code field}, before any split; as {@link #count}. */
+    int lockCount(String field) {
+        return majority(lockCounts, field);
+    }
+
+    private static int majority(List<Map<String, Integer>> fields, String field) {
         Map<Integer, Integer> votes = new HashMap<>();
         for (Map<String, Integer> node : fields) {
             votes.merge(node.getOrDefault(field, 0), 1, Integer::sum);

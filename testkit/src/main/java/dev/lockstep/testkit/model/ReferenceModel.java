@@ -220,6 +220,19 @@ final class ReferenceModel {
         departing.merge(field, deadline, Math::max);
     }
 
+    /**
+     * By when (nanoTime) {@code victims} ({client, thread, side}), whose holds were just taken away,
+     * must have been told: within one lease, or (a hold with an explicit lease, which no renewal
+     * checks) when that lease runs out. Asked before their losses are noted.
+     */
+    long toldBy(List<int[]> victims, long now) {
+        long by = now + leaseNanos();
+        for (int[] v : victims) {
+            by = Math.max(by, owner(v[0], v[1], Side.values()[v[2]]).leaseEndBound + ModelSetup.SLACK.toNanos());
+        }
+        return by;
+    }
+
     /** By when (nanoTime) {@code field}, which nobody holds any more, must be gone from Redis; null when not departing. */
     Long departingDeadline(String field) {
         return departing.get(field);

@@ -80,9 +80,10 @@ final class Release {
                 ? holders.stream().filter(v -> v[2] == Side.READ.ordinal()).toList() : holders;
         // A single name's force leaves a group's other name in Redis until its lease runs out.
         long within = run.setup().severalNames() ? model.leaseNanos() : ModelSetup.SLACK.toNanos();
+        long toldBy = model.toldBy(victims, now);
         victims.forEach(v -> model.lost(v[0], v[1], Side.values()[v[2]], now, within));
         // Granted just before the force, such a hold is gone unannounced until its next renewal looks.
         underWay.forEach(v -> model.owner(v[0], v[1], Side.values()[v[2]]).shakenUntil = now + model.leaseNanos());
-        return notice.awaitTold(victims, "lost its hold to " + step);
+        return notice.awaitTold(victims, "lost its hold to " + step, toldBy);
     }
 }

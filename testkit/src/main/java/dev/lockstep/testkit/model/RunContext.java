@@ -12,8 +12,13 @@ import java.util.concurrent.Callable;
  * @param threads the owners' threads
  * @param clients the client slots
  * @param log     what the run did
+ * @param stalls  the machine's own stalls, which may cost any hold a renewal
  */
-record RunContext(ModelSetup setup, ReferenceModel model, OwnerThreads threads, ClientSlots clients, RunLog log) {
+record RunContext(ModelSetup setup, ReferenceModel model, OwnerThreads threads, ClientSlots clients, RunLog log,
+                  MachineStalls stalls) {
+
+    /** A stall of the machine longer than this may have delayed a renewal past its lease's slack. */
+    private static final long STALL_EXCUSED_MILLIS = 150;
 
     /** Slot {@code c}'s lock, on {@code side}. */
     DistLock lock(int c, Side side) {
@@ -22,7 +27,22 @@ record RunContext(ModelSetup setup, ReferenceModel model, OwnerThreads threads, 
 
     /** Runs {@code body} on owner (c, t)'s thread within {@link OwnerThreads#CALL_DEADLINE}. */
     Object call(int c, int t, Callable<?> body) {
-        return threads.call(c, t, body, OwnerThreads.CALL_DEADLINE);
+        Object outcome = threads.call(c, t, body, OwnerThreads.CALL_DEADLINE);
+        noteStalls();
+        return outcome;
+    }
+
+    /** After a stall of the machine every client is shaken: any hold may have lost a renewal, unannounced, for a lease. */
+    void noteStalls() {
+        long worst = stalls.worstSinceLastAsked();
+        if (worst > STALL_EXCUSED_MILLIS) {
+            long now = System.nanoTime();
+            for (int c = 0; c < ModelSetup.CLIENTS; c++) {
+                model.shake(c, now);
+            }
+            log.line(String.format("%6d ms  the machine stalled %d ms: every hold may have missed a renewal",
+                    log.history().now() / 1_000_000, worst));
+        }
     }
 
     /**

@@ -48,7 +48,7 @@ public record Step(Kind kind, int client, int thread, Side side, long millis, Wi
         HOLD_DROP,
         /**
          * {@code extend(millis)} of the owner's hold: a longer, equal or shorter fixed lease from now
-         * on, or (under 10 ms) a lease every stage refuses at the call.
+         * on, or (negative, zero, under 10 ms) a lease every stage refuses at the call.
          */
         EXTEND,
         /** {@code forceUnlock()} of the side, by an administrator (the owner's client is only the caller). */

@@ -36,6 +36,7 @@ final class StepCheck {
                 }
             }
         }
+        run.noteStalls();
         ReferenceModel model = run.model();
         long now = System.nanoTime();
         model.advance(now);
@@ -63,7 +64,7 @@ final class StepCheck {
                 }
             }
         }
-        LockQueries queries = LockQueries.ask(run);
+        LockQueries queries = LockQueries.ask(run, !background.anyWaiting());
         RedisView redis = RedisView.read(context.nodes(), run.setup());
         return rules.check(System.nanoTime(), beliefs, held, redis).stream().findFirst()
                 .or(() -> queries.judge(run, redis)).or(this::handlesTold);

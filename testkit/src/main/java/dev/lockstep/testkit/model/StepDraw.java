@@ -188,11 +188,12 @@ final class StepDraw {
         return new Step(variant < 85 ? Kind.HOLD_CLOSE : Kind.HOLD_DROP, client, slot, side, 0, WireFault.NONE);
     }
 
-    /** An extend's lease: refused at the call (under 10 ms), twice the watchdog's, the watchdog's own, or shorter. */
+    /** An extend's lease: refused at the call (negative, zero or under 10 ms), twice the watchdog's, its own, or shorter. */
     private long extendLease() {
         long lease = setup.lease().toMillis();
         int variant = random.nextInt(10);
-        return variant < 2 ? random.nextInt((int) Extend.SHORTEST_LEASE_MILLIS) : variant < 4 ? lease * 2
+        long shortest = Extend.SHORTEST_LEASE_MILLIS;
+        return variant < 2 ? random.nextInt((int) shortest * 2) - shortest : variant < 4 ? lease * 2
                 : variant < 6 ? lease : lease / 4 + random.nextInt((int) lease / 2);
     }
 

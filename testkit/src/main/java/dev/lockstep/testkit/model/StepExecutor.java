@@ -112,9 +112,10 @@ final class StepExecutor {
             List<int[]> victims = model.holders(step.client()).stream()
                     .filter(v -> !model.owner(v[0], v[1], Side.values()[v[2]]).inFlight)
                     .filter(v -> model.owner(v[0], v[1], Side.values()[v[2]]).fixedLeaseEnd <= healed).toList();
+            long toldBy = model.toldBy(victims, healed);
             victims.forEach(v -> model.lost(v[0], v[1], Side.values()[v[2]], System.nanoTime(), ModelSetup.SLACK.toNanos()));
             model.shake(step.client(), System.nanoTime());
-            return notice.awaitTold(victims, "stalled past its lease");
+            return notice.awaitTold(victims, "stalled past its lease", toldBy);
         }
         model.shake(step.client(), System.nanoTime());
         return Optional.empty();
