@@ -2,6 +2,7 @@ package dev.lockstep.rw;
 
 import dev.lockstep.internal.AbstractLocks;
 import dev.lockstep.internal.LuaScript;
+import dev.lockstep.v4.internal.GiveBacks;
 import dev.lockstep.v4.internal.Watchdog;
 import dev.lockstep.v5.internal.PubSubLock;
 import dev.lockstep.v5.internal.Subscriber;
@@ -81,7 +82,7 @@ final class ReadLock extends PubSubLock {
      */
     @Override
     protected Consumer<String> lostHoldUndo() {
-        return LostHoldGiveBack.retrying(owner -> unlockScript(owner, 1), options(), this::isClosed);
+        return GiveBacks.retrying(owner -> unlockScript(owner, 1), options(), this::isClosed);
     }
 
     /**

@@ -4,6 +4,7 @@ import dev.lockstep.DistLock;
 import dev.lockstep.ReadWriteDistLock;
 import dev.lockstep.internal.AbstractLocks;
 import dev.lockstep.internal.LuaScript;
+import dev.lockstep.v4.internal.GiveBacks;
 import dev.lockstep.v4.internal.Watchdog;
 import dev.lockstep.v5.internal.PubSubLock;
 import dev.lockstep.v5.internal.Subscriber;
@@ -72,7 +73,7 @@ final class WriteLock extends PubSubLock implements ReadWriteDistLock {
     /** A lost write hold is given back at once: the owner's reads renew the hash, and would keep its write field. */
     @Override
     protected Consumer<String> lostHoldUndo() {
-        return LostHoldGiveBack.retrying(owner -> unlockScript(owner, 1), options(), this::isClosed);
+        return GiveBacks.retrying(owner -> unlockScript(owner, 1), options(), this::isClosed);
     }
 
     /** The read side's renewal, checking this owner's write: a writer that downgraded renews its reads too. */

@@ -1,5 +1,6 @@
 package dev.lockstep.v4.internal;
 
+import dev.lockstep.LockOptions;
 import dev.lockstep.internal.Daemons;
 import dev.lockstep.internal.Uninterruptibly;
 import java.util.Map;
@@ -8,6 +9,9 @@ import java.util.concurrent.ExecutionException;
 import java.util.concurrent.FutureTask;
 import java.util.concurrent.RejectedExecutionException;
 import java.util.concurrent.ThreadPoolExecutor;
+import java.util.concurrent.TimeUnit;
+import java.util.function.BooleanSupplier;
+import java.util.function.Consumer;
 import redis.clients.jedis.exceptions.JedisConnectionException;
 
 /**
@@ -73,6 +77,35 @@ public final class GiveBacks implements AutoCloseable {
                 return;
             }
         }
+    }
+
+    /**
+     * The undo of a lost hold whose field other holds keep alive in Redis (the owner's other side of a
+     * read-write lock, other readers, the owner's other locks over a name), so it would outlive its own
+     * lease: {@code unlock} of the owner's field, tried again every spin interval while it fails (a dead
+     * pooled connection, Redis out of reach) and {@code closed} says no. After a watchdog timeout of
+     * failures every other lease has ended as well, and the field with it.
+     */
+    public static Consumer<String> retrying(Consumer<String> unlock, LockOptions options, BooleanSupplier closed) {
+        return owner -> {
+            long giveUpAt = System.nanoTime() + options.watchdogTimeout().toNanos();
+            while (true) {
+                try {
+                    unlock.accept(owner);
+                    return;
+                } catch (RuntimeException unreachable) {
+                    if (closed.getAsBoolean() || System.nanoTime() - giveUpAt > 0) {
+                        return;
+                    }
+                }
+                try {
+                    TimeUnit.NANOSECONDS.sleep(options.spinInterval().toNanos());
+                } catch (InterruptedException closing) {
+                    // The client closes: its give-back thread stops, and the field's lease ends it.
+                    return;
+                }
+            }
+        };
     }
 
     /** Drops the give-backs not sent yet: their grants' leases end them. */

@@ -9,6 +9,7 @@ import dev.lockstep.v3.internal.RedissonLayout;
 import java.time.Duration;
 import java.util.List;
 import java.util.function.Consumer;
+import java.util.function.Supplier;
 import redis.clients.jedis.exceptions.JedisConnectionException;
 
 /**
@@ -74,6 +75,11 @@ public class WatchdogLock extends AbstractDistLock {
         long sent = System.nanoTime();
         String owner = threadOwner();
         holds.settle();
+        return writingCounts(() -> take(lease, owner, sent));
+    }
+
+    /** {@link #tryAcquire} once pending give-backs are sent: the script, and the grant recorded. */
+    private Long take(Lease lease, String owner, long sent) {
         int held = holds.depth();
         List<String> args = lockArgs(lease, owner, held);
         Object reply;
@@ -142,7 +148,7 @@ public class WatchdogLock extends AbstractDistLock {
     @Override
     protected final void release() {
         String owner = threadOwner();
-        holds.release(new Unlock<Object>() {
+        writingCounts(() -> holds.release(new Unlock<Object>() {
             @Override
             public Object run(int held) {
                 try {
@@ -165,7 +171,7 @@ public class WatchdogLock extends AbstractDistLock {
             public void notHeld() {
                 giveBackQuietly(owner);
             }
-        });
+        }));
     }
 
     /** Local and instant: thread {@code threadId}'s count of holds, 0 once its lease was lost. */
@@ -223,6 +229,14 @@ public class WatchdogLock extends AbstractDistLock {
 
     /** Throws, before anything is sent, when this thread may not take the lock at all (never here). */
     protected void checkMayAcquire() {
+    }
+
+    /**
+     * Runs {@code write}, which writes the calling thread's count to Redis and records it here. A lock whose
+     * count is summed with other locks' runs these one at a time per owner, so none sends a stale sum.
+     */
+    protected <T> T writingCounts(Supplier<T> write) {
+        return write.get();
     }
 
     /**

@@ -7,6 +7,7 @@ import dev.lockstep.internal.Lease;
 import dev.lockstep.internal.LuaScript;
 import dev.lockstep.internal.Patience;
 import dev.lockstep.v3.internal.RedissonLayout;
+import dev.lockstep.v4.internal.GiveBacks;
 import dev.lockstep.v4.internal.Watchdog;
 import dev.lockstep.v4.internal.WatchdogLock;
 import dev.lockstep.v5.internal.AcquireLoop;
@@ -14,6 +15,9 @@ import dev.lockstep.v5.internal.Subscriber;
 import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;
+import java.util.function.Consumer;
+import java.util.function.Supplier;
+import java.util.function.ToIntFunction;
 
 /**
  * Several names of one node (one Redis server, or one Cluster slot) as one stage-5 lock: taken all
@@ -73,55 +77,35 @@ public final class NameGroupLock extends WatchdogLock {
         Patience patience = patience(waitNanos);
         AcquireLoop loop = new AcquireLoop(name(), subscriber, options().spinInterval().multipliedBy(10),
                 this::isHeldByCurrentThread, () -> options().spinInterval().toNanos());
-        Tries tries = new Tries(names.get(0), null, lease, patience);
+        GroupTries tries = new GroupTries(this, names.get(0), null, lease, patience);
         while (true) {
             long left = waitNanos < 0 ? waitNanos : Math.max(0, deadline - System.nanoTime());
-            Tries here = tries;
+            GroupTries here = tries;
             try {
-                return loop.run(RedissonLayout.releaseChannel(here.watching), left, here, first -> here);
-            } catch (StoppedElsewhere moved) {
+                return loop.run(RedissonLayout.releaseChannel(here.watching()), left, here, first -> here);
+            } catch (GroupTries.StoppedElsewhere moved) {
                 if (waitNanos >= 0 && deadline - System.nanoTime() <= 0) {
                     return false;
                 }
-                tries = new Tries(moved.name, moved.holderLease, lease, patience);
+                tries = new GroupTries(this, moved.name(), moved.holderLease(), lease, patience);
             } finally {
                 BLOCKER.remove();
             }
         }
     }
 
-    /** Tries for every name while the waiter sleeps on {@code watching}'s channel. */
-    private final class Tries implements Subscriber.Attempt {
+    /**
+     * One try for every name, for {@link GroupTries}: null when taken, else the lease left to the
+     * holder of the name that stopped it ({@link #blocker()}), -1 when Redis could not be asked.
+     */
+    Long tryOnce(Lease lease, Patience patience) {
+        BLOCKER.remove();
+        return patience.attempt(() -> ask("acquire", () -> tryAcquire(lease)), -1L);
+    }
 
-        private final String watching;
-        private final Lease lease;
-        private final Patience patience;
-        /** The answer of the try that moved the waiter here, standing for its next try; null once used. */
-        private Long known;
-
-        Tries(String watching, Long known, Lease lease, Patience patience) {
-            this.watching = watching;
-            this.known = known;
-            this.lease = lease;
-            this.patience = patience;
-        }
-
-        @Override
-        public Long tryOnce() {
-            if (known != null) {
-                Long answer = known;
-                known = null;
-                return answer;
-            }
-            BLOCKER.remove();
-            // A failed attempt reports an unknown holder lease: the waiter sleeps one retry interval.
-            Long holderLease = patience.attempt(() -> ask("acquire", () -> tryAcquire(lease)), -1L);
-            String blocker = BLOCKER.get();
-            if (holderLease != null && blocker != null && !blocker.equals(watching)) {
-                throw new StoppedElsewhere(blocker, holderLease);
-            }
-            return holderLease;
-        }
+    /** The name that stopped the calling thread's last try, or null. */
+    String blocker() {
+        return BLOCKER.get();
     }
 
     @Override
@@ -179,14 +163,45 @@ public final class NameGroupLock extends WatchdogLock {
     @Override
     protected Object unlockScript(String owner, int holds) {
         long thread = threadOf(owner);
-        int mine = holdCountOf(thread);
-        List<String> args = new ArrayList<>(2 * names.size() + 3);
+        return nameHolds.writing(thread, () -> {
+            int mine = holdCountOf(thread);
+            return unlockAll(owner, holds, names, name -> nameHolds.of(name, thread) - mine + holds);
+        });
+    }
+
+    /**
+     * A lost hold's share of the count is taken off at once on the names its owner still holds through
+     * other locks, whose renewals would keep it there past its own lease. A name this hold alone kept
+     * is left to its lease, as at stage 4: freed sooner, it could let another in while the owner has
+     * yet to hear of its loss.
+     */
+    @Override
+    protected Consumer<String> lostHoldUndo() {
+        return GiveBacks.retrying(owner -> {
+            long thread = threadOf(owner);
+            nameHolds.writing(thread, () -> {
+                int mine = holdCountOf(thread);
+                List<String> shared = names.stream().filter(name -> nameHolds.of(name, thread) > mine).toList();
+                return shared.isEmpty() ? null : unlockAll(owner, 1, shared, name -> nameHolds.of(name, thread) - mine + 1);
+            });
+        }, options(), this::isClosed);
+    }
+
+    /** The unlock script over {@code keys}: one of {@code holds} holds of {@code owner}'s ends, each name's count before it given. */
+    private Object unlockAll(String owner, int holds, List<String> keys, ToIntFunction<String> countBefore) {
+        List<String> args = new ArrayList<>(2 * keys.size() + 3);
         args.add(owner);
         args.add(RedissonLayout.RELEASED);
         args.add(Integer.toString(holds));
-        names.forEach(name -> args.add(Integer.toString(nameHolds.of(name, thread) - mine + holds)));
-        args.addAll(channels);
-        return UNLOCK_ALL.run(redis(), names, args);
+        keys.forEach(name -> args.add(Integer.toString(countBefore.applyAsInt(name))));
+        keys.forEach(name -> args.add(RedissonLayout.releaseChannel(name)));
+        return UNLOCK_ALL.run(redis(), keys, args);
+    }
+
+    /** The calling thread's takes and unlocks, one at a time with its other writes of names' counts ({@link NameHolds#writing}). */
+    @Override
+    protected <T> T writingCounts(Supplier<T> write) {
+        return nameHolds.writing(Caller.currentId(), write);
     }
 
     /** The thread (or hold) an owner field {@code clientId:threadId} names. */
@@ -217,18 +232,5 @@ public final class NameGroupLock extends WatchdogLock {
     public Duration remainingLease() {
         return ask("remainingLease", () -> names.stream().map(name -> Args.remaining(redis().pttl(name)))
                 .min(Duration::compareTo).orElseThrow());
-    }
-
-    /** The try was stopped by {@code name}, whose holder's lease runs {@code holderLease} ms more, not by the name the waiter sleeps on. */
-    private static final class StoppedElsewhere extends RuntimeException {
-
-        private final String name;
-        private final long holderLease;
-
-        StoppedElsewhere(String name, long holderLease) {
-            super(null, null, false, false);
-            this.name = name;
-            this.holderLease = holderLease;
-        }
     }
 }

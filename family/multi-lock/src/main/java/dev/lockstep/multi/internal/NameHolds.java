@@ -6,6 +6,8 @@ import java.util.List;
 import java.util.Map;
 import java.util.Set;
 import java.util.concurrent.ConcurrentHashMap;
+import java.util.concurrent.locks.ReentrantLock;
+import java.util.function.Supplier;
 
 /**
  * How many holds each thread of one client has of each name, through any of the client's locks
@@ -16,8 +18,35 @@ import java.util.concurrent.ConcurrentHashMap;
  */
 public final class NameHolds {
 
+    /** Enough stripes that two threads rarely share one; a stripe is held for one script at a time. */
+    private static final int STRIPES = 64;
+
     private final Map<String, Set<Entry>> byName = new ConcurrentHashMap<>();
+    private final ReentrantLock[] writers = new ReentrantLock[STRIPES];
     private final ReferenceQueue<NameGroupLock> collected = new ReferenceQueue<>();
+
+    /** Counts holds of a client's locks, which take no lock of its own until one is added. */
+    public NameHolds() {
+        for (int i = 0; i < STRIPES; i++) {
+            writers[i] = new ReentrantLock();
+        }
+    }
+
+    /**
+     * Runs {@code write}, which sends a sum of thread {@code threadId}'s holds to Redis and records
+     * the result, while no other such write of that thread's runs: its own calls, and the give-backs
+     * of its lost holds on the client's give-back thread. Each sum is then computed from counts no
+     * write in flight is about to change, and the last one sent is right.
+     */
+    <T> T writing(long threadId, Supplier<T> write) {
+        ReentrantLock writer = writers[Math.floorMod(Long.hashCode(threadId), STRIPES)];
+        writer.lock();
+        try {
+            return write.get();
+        } finally {
+            writer.unlock();
+        }
+    }
 
     /** Counts {@code lock}'s holds under each of its names from now on. */
     void add(NameGroupLock lock) {
