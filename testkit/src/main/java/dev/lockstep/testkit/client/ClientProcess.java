@@ -80,10 +80,23 @@ public final class ClientProcess implements AutoCloseable {
         return false;
     }
 
-    /** The token of the child's current hold of {@code lockName}; null when the stage hands out none. */
+    /** The actor's name, as the history shows it. */
+    public String name() {
+        return name;
+    }
+
+    /**
+     * The token of the child's current hold of {@code lockName}; null when the stage hands out none.
+     *
+     * @throws IllegalStateException when the child could not read one: it no longer holds the lock
+     */
     public Long token(String lockName) {
         send("token " + lockName);
         String reply = reply(Duration.ofSeconds(10));
+        if (reply.startsWith("error ")) {
+            throw new IllegalStateException(name + " could not read its token of '" + lockName + "': "
+                    + reply.substring("error ".length()));
+        }
         return "none".equals(reply) ? null : Long.valueOf(reply);
     }
 

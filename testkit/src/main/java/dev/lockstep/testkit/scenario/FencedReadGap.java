@@ -51,7 +51,7 @@ public final class FencedReadGap extends Scenario {
             ClientProcess a = context.process("A", options);
             Actor b = context.actor("B", options);
             a.lock(LOCK, null, STARTUP);
-            Long aToken = a.token(LOCK);
+            Long aToken = tokenOfAFreshHold(a, LOCK);
             if (aToken != null) {
                 history.record("A", Kind.NOTE, "token " + aToken);
             }

@@ -1,6 +1,7 @@
 package dev.lockstep.testkit.scenario;
 
 import dev.lockstep.Guarantee;
+import dev.lockstep.testkit.client.ClientProcess;
 import dev.lockstep.testkit.history.History;
 import dev.lockstep.testkit.stage.Stage;
 import java.util.Set;
@@ -88,6 +89,23 @@ public abstract class Scenario {
     @Override
     public String toString() {
         return id;
+    }
+
+    /**
+     * The token of the hold {@code holder} just took of {@code lock}, once it is known to hold it: a
+     * child JVM that could not renew its lease in time on a busy machine lost it before the story began.
+     */
+    protected static Long tokenOfAFreshHold(ClientProcess holder, String lock) {
+        Long token;
+        try {
+            token = holder.token(lock);
+        } catch (IllegalStateException lostAlready) {
+            throw new TooSlowToPlay(holder.name() + " lost the lock it just took before it could read its token");
+        }
+        if (!holder.checkHolds(lock)) {
+            throw new TooSlowToPlay(holder.name() + " does not hold the lock it just took");
+        }
+        return token;
     }
 
     /**
