@@ -101,12 +101,15 @@ class LockstepLockRegistryTest extends SingleNodeTest {
         LockstepLockRegistry holder = new LockstepLockRegistry(newLocks());
         LockstepLockRegistry other = new LockstepLockRegistry(newLocks());
         DistributedLock lock = holder.obtain(key(test));
+        // Redis starts the ttl after the call starts, however late the call returns on a busy machine.
+        long start = System.nanoTime();
         assertTrue(lock.tryLock(Duration.ZERO, Duration.ofMillis(300)));
 
-        long start = System.nanoTime();
         Await.until("another registry takes the lock once its ttl ran out", Duration.ofSeconds(3),
                 () -> other.obtain(key(test)).tryLock());
-        assertTrue(Duration.ofNanos(System.nanoTime() - start).toMillis() >= 250, "ttl cut short");
+        long held = Duration.ofNanos(System.nanoTime() - start).toMillis();
+        // Redis's expiry and our clock may round a millisecond apart.
+        assertTrue(held >= 298, "ttl cut short: the lock was free after " + held + " ms");
         // As Spring's own registries (Redis and JDBC) say it, with Lockstep's account of the loss as the cause.
         ConcurrentModificationException late = assertThrows(ConcurrentModificationException.class, lock::unlock);
         assertInstanceOf(LeaseLostException.class, late.getCause());
