@@ -3,8 +3,10 @@ package dev.lockstep.testkit.scenario;
 import dev.lockstep.Guarantee;
 import dev.lockstep.LockOptions;
 import dev.lockstep.testkit.history.Actor;
+import dev.lockstep.testkit.history.History;
 import dev.lockstep.testkit.history.History.Event;
 import dev.lockstep.testkit.history.History.Kind;
+import dev.lockstep.testkit.history.KeyOwnership;
 import dev.lockstep.testkit.history.NameHoldings;
 import dev.lockstep.testkit.stage.Stage;
 import java.time.Duration;
@@ -14,8 +16,8 @@ import java.util.List;
  * A needs {@code inventory} and {@code order}, but B holds {@code order}. Taken by hand, A gets
  * {@code inventory}, gives up on {@code order} and returns without giving {@code inventory} back:
  * C, who needs only {@code inventory}, is shut out by a call that failed. A lock over both names
- * takes both or none. Judged from the history: who held {@code inventory} when C gave up
- * ({@link Checker#holdersAt}).
+ * takes both or none. Judged from the history: who held {@code inventory} when C gave up, by
+ * their own calls ({@link NameHoldings#holdersAt}) or, where no call admits to it, in Redis.
  */
 public final class PartialAcquisition extends Scenario {
 
@@ -60,10 +62,23 @@ public final class PartialAcquisition extends Scenario {
         }
         Event refusal = context.history().last(c.name(), Kind.DENIED);
         List<String> holders = NameHoldings.holdersAt(context.history(), INVENTORY, refusal.at());
-        if (holders.isEmpty()) {
+        if (!holders.isEmpty()) {
+            return Verdict.violated("C waited " + C_WAIT.toMillis() + " ms for " + INVENTORY + " in vain: "
+                    + String.join(", ", holders) + " still held it, left over from a call that had failed.");
+        }
+        List<String> stored = storedFor(context.history(), refusal.at());
+        if (stored.isEmpty()) {
             throw new IllegalStateException("C could not take " + INVENTORY + ", though nobody held it");
         }
-        return Verdict.violated("C waited " + C_WAIT.toMillis() + " ms for " + INVENTORY + " in vain: "
-                + String.join(", ", holders) + " still held it, left over from a call that had failed.");
+        return Verdict.violated("C waited " + C_WAIT.toMillis() + " ms for " + INVENTORY + " in vain: Redis still "
+                + "stored it for " + String.join(", ", stored) + ", whose failed call said it held nothing.");
+    }
+
+    /** Whom Redis stored {@link #INVENTORY} for at {@code at}: a hold no call of its owner's admits to. */
+    private static List<String> storedFor(History history, long at) {
+        return KeyOwnership.of(history).holds().stream()
+                .filter(hold -> hold.node().equals(INVENTORY) || hold.node().endsWith(":" + INVENTORY))
+                .filter(hold -> hold.from() <= at && (hold.end() == null || at <= hold.to()))
+                .map(KeyOwnership.Hold::owner).distinct().toList();
     }
 }
