@@ -25,6 +25,8 @@ final class OwnerModel {
     Step refusedUnderFault;
     /** When (nanoTime) the owner last lost its holds without a call of its own (forced, stalled, closed). */
     long lostAt;
+    /** Whether the last loss ({@link #lostAt}) is one the lock itself signalled, rather than one the model inferred. */
+    boolean lossSignalled;
     /**
      * Whether the owner's last unlock threw: the lock may have ended the hold (Redis then keeps a count
      * that must run out within a lease) or kept it.

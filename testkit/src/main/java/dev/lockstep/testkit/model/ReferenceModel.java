@@ -133,6 +133,7 @@ final class ReferenceModel {
             departing.merge(field(client, thread, side), end, Math::max);
         }
         owner.lostAt = now;
+        owner.lossSignalled = false;
         owner.settle(0);
     }
 
@@ -170,6 +171,7 @@ final class ReferenceModel {
         OwnerModel owner = owner(client, thread, side);
         if (toldAt > owner.grantedAt && owner.mayHold()) {
             lost(client, thread, side, toldAt, leaseNanos());
+            owner.lossSignalled = true;
         }
     }
 
