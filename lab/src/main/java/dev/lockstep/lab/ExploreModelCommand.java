@@ -33,8 +33,8 @@ import picocli.CommandLine.TypeConversionException;
                 "Plays random histories over the lock API (lock, tryLock with and without lease, re-entry, unlock,",
                 "extend longer and shorter, forceUnlock, interrupt, close, read and write sides, fenced writes, hold",
                 "handles taken, extended, released, closed and dropped on other threads, one name held alone and in",
-                "a group of names at once) and the wire faults (lost",
-                "reply, blip, dropped connections, stall, crash) on each stage in turn, checking after every step that",
+                "a group of names at once) and the wire faults (lost reply, blip, dropped connections, stall, crash)",
+                "on each stage in turn, checking after every step that",
                 "what each client believes it holds is what Redis stores. A failure is shrunk to its shortest history",
                 "and reported with its seed; each rule is reported once per stage. The explorer's alphabet is",
                 "pinned to the public surface (AlphabetTest): every public method is drawn or checked."},
@@ -78,14 +78,15 @@ final class ExploreModelCommand implements Callable<Integer> {
         long chosen = seed != null ? seed : System.currentTimeMillis();
         Duration each = Duration.ofMillis((long) (minutes * 60_000 / stages.size()));
         List<StageResult> results = new ArrayList<>();
+        StepTally tally = new StepTally();
         try (RedisFixture fixture = RedisFixture.fromSystemProperty()) {
             out.printf("explore-model: %s each, %d steps per history, on %s, seed %d%n", replay != null ? "one history"
                     : each, steps, fixture.description(), chosen);
             out.flush();
             for (Stage stage : stages) {
-                results.add(explore(stage, fixture, new Random(chosen), each, out));
+                results.add(explore(stage, fixture, new Random(chosen), each, out, tally));
             }
-            String markdown = markdown(results, chosen, fixture.description());
+            String markdown = markdown(results, chosen, fixture.description(), tally);
             out.println();
             out.println(markdown);
             if (report != null) {
@@ -95,7 +96,8 @@ final class ExploreModelCommand implements Callable<Integer> {
         return results.stream().allMatch(r -> r.failures().isEmpty()) ? 0 : 1;
     }
 
-    private StageResult explore(Stage stage, RedisFixture fixture, Random seeds, Duration each, PrintWriter out) {
+    private StageResult explore(Stage stage, RedisFixture fixture, Random seeds, Duration each, PrintWriter out,
+            StepTally tally) {
         ModelChecker checker = new ModelChecker(ModelSetup.of(stage), fixture, line -> {
             out.println(line);
             out.flush();
@@ -106,6 +108,7 @@ final class ExploreModelCommand implements Callable<Integer> {
         do {
             long historySeed = replay != null ? replay : seeds.nextLong();
             histories++;
+            tally.add(stage.name(), checker.history(historySeed, steps));
             Optional<ModelChecker.Failure> failure = checker.check(historySeed, steps);
             failure.ifPresent(f -> {
                 String rule = f.shrunk().violation().orElseThrow().rule();
@@ -118,7 +121,7 @@ final class ExploreModelCommand implements Callable<Integer> {
         return new StageResult(stage, histories, List.copyOf(byRule.values()));
     }
 
-    private String markdown(List<StageResult> results, long chosen, String redis) {
+    private String markdown(List<StageResult> results, long chosen, String redis, StepTally tally) {
         StringBuilder md = new StringBuilder();
         md.append("Run on ").append(LocalDate.now()).append(", ").append(Runtime.getRuntime().availableProcessors())
                 .append(" cores, Java ").append(Runtime.version().feature()).append(", ").append(redis)
@@ -131,6 +134,7 @@ final class ExploreModelCommand implements Callable<Integer> {
                             : String.join(", ", r.failures().stream()
                             .map(f -> f.shrunk().violation().orElseThrow().rule()).toList())).append(" |\n");
         }
+        md.append("\nSteps drawn, by kind and by wire fault:\n\n").append(tally.markdown());
         for (StageResult r : results) {
             for (ModelChecker.Failure f : r.failures()) {
                 md.append("\n### ").append(r.stage().name()).append(": ")
