@@ -62,7 +62,7 @@ final class StepExecutor {
             case HOLD_DROP -> HoldDrop.drop(run, step, actor);
             case FORCE_UNLOCK -> Release.forceUnlock(run, notice, step, actor);
             case FENCED_WRITE -> resource.write(run, step, actor);
-            case CLOSE, CRASH -> replaceClient(step, now);
+            case CLOSE, CRASH -> replaceClient(step);
             case STALL -> stall(step);
             case DROP_CONNECTIONS -> dropConnections(step, now);
             case WAIT -> {
@@ -73,16 +73,18 @@ final class StepExecutor {
     }
 
     /** The client closes or crashes, and a new client takes its slot: its holds are lost, its waiters must return. */
-    private Optional<Violation> replaceClient(Step step, long now) {
+    private Optional<Violation> replaceClient(Step step) {
         ReferenceModel model = run.model();
         List<FaultyLink> links = run.clients().links(step.client());
         if (step.kind() == Step.Kind.CRASH) {
             links.forEach(FaultyLink::blackhole);
         }
         run.clients().close(step.client());
+        // A renewal sent as the close began may land while it runs: the lease counts from the close's end.
+        long closed = System.nanoTime();
         run.clients().holds().clientClosed(step.client());
         links.forEach(FaultyLink::heal);
-        model.clientLost(step.client(), now, model.leaseNanos());
+        model.clientLost(step.client(), closed, model.leaseNanos());
         Optional<Violation> waiter = background.endedWithClient(step.client());
         if (waiter.isPresent()) {
             return waiter;
