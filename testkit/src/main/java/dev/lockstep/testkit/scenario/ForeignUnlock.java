@@ -45,10 +45,16 @@ public final class ForeignUnlock extends Scenario {
             throw new TooSlowToPlay("A could not take a free lock");
         }
         CountDownLatch bHolds = new CountDownLatch(1);
+        CountDownLatch cTried = new CountDownLatch(1);
         Future<Void> bTurn = context.background(() -> {
             if (b.tryLock(LOCK, DEADLINE, B_LEASE)) {
                 bHolds.countDown();
-                b.critical(B_WORK);
+                b.enter("enter");
+                // B works at least B_WORK, and on until C has tried: A's unlock and C's try fall inside
+                // B's work (T5), however long a busy machine keeps A from running.
+                Thread.sleep(B_WORK.toMillis());
+                cTried.await(DEADLINE.toMillis(), TimeUnit.MILLISECONDS);
+                b.exit("exit");
                 b.unlock(LOCK);
             }
             return null;
@@ -61,9 +67,13 @@ public final class ForeignUnlock extends Scenario {
         }
         a.exit("exit");
         a.unlock(LOCK);
-        if (c.tryLock(LOCK, C_WAIT, B_LEASE)) {
-            c.critical(C_WORK);
-            c.unlock(LOCK);
+        try {
+            if (c.tryLock(LOCK, C_WAIT, B_LEASE)) {
+                c.critical(C_WORK);
+                c.unlock(LOCK);
+            }
+        } finally {
+            cTried.countDown();
         }
         context.await(bTurn, DEADLINE);
 
