@@ -18,6 +18,7 @@ import java.time.Duration;
 import java.util.List;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.CountDownLatch;
+import java.util.concurrent.Executor;
 import java.util.concurrent.TimeUnit;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.BeforeEach;
@@ -30,6 +31,9 @@ import org.springframework.context.annotation.AnnotationConfigApplicationContext
  * it as Spring Boot wires one: names, keys, outcomes, and which keys become meter tags.
  */
 class LockedObservationTest extends SingleNodeTest {
+
+    /** Each call on a thread of its own: the common pool may have one worker, which a blocked call would keep. */
+    private static final Executor ON_ITS_OWN_THREAD = call -> new Thread(call, "caller").start();
 
     private static final Duration DEADLINE = Duration.ofSeconds(20);
     private static final String WAIT = "lockstep.lock.wait";
@@ -79,11 +83,11 @@ class LockedObservationTest extends SingleNodeTest {
     void aContendedCallRecordsOneWaitAndOneHold() throws Exception {
         CountDownLatch inside = new CountDownLatch(1);
         CountDownLatch leave = new CountDownLatch(1);
-        CompletableFuture<Void> holding = CompletableFuture.runAsync(() -> shelf.hold("sku-1", inside, leave));
+        CompletableFuture<Void> holding = CompletableFuture.runAsync(() -> shelf.hold("sku-1", inside, leave), ON_ITS_OWN_THREAD);
         CompletableFuture<Void> waiting;
         try {
             assertTrue(inside.await(DEADLINE.toMillis(), TimeUnit.MILLISECONDS), "the first call holds the lock");
-            waiting = CompletableFuture.runAsync(() -> shelf.sell("sku-1"));
+            waiting = CompletableFuture.runAsync(() -> shelf.sell("sku-1"), ON_ITS_OWN_THREAD);
             assertTrue(waitsStarted.await(DEADLINE.toMillis(), TimeUnit.MILLISECONDS), "the second call waits");
         } finally {
             leave.countDown();
@@ -119,7 +123,7 @@ class LockedObservationTest extends SingleNodeTest {
     void aWaitThatRunsOutRecordsNoHold() throws Exception {
         CountDownLatch inside = new CountDownLatch(1);
         CountDownLatch leave = new CountDownLatch(1);
-        CompletableFuture<Void> holding = CompletableFuture.runAsync(() -> shelf.hold("sku-2", inside, leave));
+        CompletableFuture<Void> holding = CompletableFuture.runAsync(() -> shelf.hold("sku-2", inside, leave), ON_ITS_OWN_THREAD);
         try {
             assertTrue(inside.await(DEADLINE.toMillis(), TimeUnit.MILLISECONDS), "the first call holds the lock");
             // From here on only the impatient call starts observations.

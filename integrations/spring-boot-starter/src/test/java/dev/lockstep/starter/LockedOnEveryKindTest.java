@@ -10,6 +10,7 @@ import dev.lockstep.testkit.fixture.SingleNodeTest;
 import java.time.Duration;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.CountDownLatch;
+import java.util.concurrent.Executor;
 import java.util.concurrent.TimeUnit;
 import org.junit.jupiter.api.parallel.Execution;
 import org.junit.jupiter.api.parallel.ExecutionMode;
@@ -21,6 +22,9 @@ import org.springframework.context.annotation.AnnotationConfigApplicationContext
 /** {@link Locked} on each kind the starter builds: the thread-free hold excludes, and its close releases. */
 @Execution(ExecutionMode.CONCURRENT)
 class LockedOnEveryKindTest extends SingleNodeTest {
+
+    /** Each call on a thread of its own: the common pool may have one worker, which a blocked call would keep. */
+    private static final Executor ON_ITS_OWN_THREAD = call -> new Thread(call, "caller").start();
 
     private static final Duration DEADLINE = Duration.ofSeconds(20);
 
@@ -38,7 +42,7 @@ class LockedOnEveryKindTest extends SingleNodeTest {
             String sku = "every-" + kind.id();
             CountDownLatch inside = new CountDownLatch(1);
             CountDownLatch leave = new CountDownLatch(1);
-            CompletableFuture<Void> holding = CompletableFuture.runAsync(() -> shelf.hold(sku, inside, leave));
+            CompletableFuture<Void> holding = CompletableFuture.runAsync(() -> shelf.hold(sku, inside, leave), ON_ITS_OWN_THREAD);
             try {
                 assertTrue(inside.await(DEADLINE.toMillis(), TimeUnit.MILLISECONDS), "the first call is inside");
                 assertTrue(context.getBean(Locks.class).get("shelf:" + sku).isLocked(), "Redis has the hold");
