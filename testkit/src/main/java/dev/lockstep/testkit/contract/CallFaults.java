@@ -21,7 +21,6 @@ import java.time.Duration;
 import java.util.Arrays;
 import java.util.List;
 import java.util.concurrent.Future;
-import java.util.concurrent.atomic.AtomicLong;
 import org.junit.jupiter.api.Test;
 import redis.clients.jedis.Jedis;
 
@@ -98,14 +97,24 @@ public interface CallFaults extends StageUnderTest {
             links.forEach(FaultyLink::heal);
             assertTrue(holder.call(lock::isHeldByCurrentThread), "the failed inner unlock ended the outer hold too");
             assertEquals(1, holder.call(lock::holdCount));
-            try (Jedis admin = context.node().admin()) {
-                // A renewal shows as the remaining lease jumping up from the lowest seen so far.
-                AtomicLong lowest = new AtomicLong(Long.MAX_VALUE);
-                Await.until("a renewal of the outer hold", WAIT, () -> {
-                    long left = admin.pttl("unlocked");
-                    return left > lowest.getAndAccumulate(left, Math::min) + 100;
-                });
-            }
+            // A renewal shows as the remaining lease jumping up from the lowest seen so far. On every node: a node
+            // whose replies were lost answers the holder again only once its queued calls have timed out.
+            List<RedisNode> nodes = context.nodes();
+            long[] lowest = new long[nodes.size()];
+            boolean[] renewed = new boolean[nodes.size()];
+            Arrays.fill(lowest, Long.MAX_VALUE);
+            Await.until("a renewal of the outer hold on every node", WAIT, () -> {
+                int seen = 0;
+                for (int i = 0; i < nodes.size(); i++) {
+                    try (Jedis admin = nodes.get(i).admin()) {
+                        long left = admin.pttl("unlocked");
+                        renewed[i] |= lowest[i] != Long.MAX_VALUE && left > lowest[i] + 100;
+                        lowest[i] = Math.min(lowest[i], left);
+                    }
+                    seen += renewed[i] ? 1 : 0;
+                }
+                return seen == nodes.size();
+            });
             assertFalse(other.tryLock(Duration.ZERO, null), "another client got in while the outer hold lasts");
             holder.run(lock::unlock);
             assertTrue(other.tryLock(Duration.ofSeconds(1), null), "the outer unlock did not free the lock");
