@@ -8,6 +8,7 @@ import java.util.function.Predicate;
 import redis.clients.jedis.CommandObject;
 import redis.clients.jedis.DefaultJedisClientConfig;
 import redis.clients.jedis.HostAndPort;
+import redis.clients.jedis.JedisClientConfig;
 import redis.clients.jedis.RedisProtocol;
 import redis.clients.jedis.UnifiedJedis;
 import redis.clients.jedis.executors.CommandExecutor;
@@ -31,7 +32,12 @@ public final class HeldSends extends UnifiedJedis {
 
     /** A client of the plain server at {@code address}. */
     public static HeldSends to(HostAndPort address) {
-        PooledConnectionProvider provider = new PooledConnectionProvider(address, DefaultJedisClientConfig.builder().build());
+        return to(address, DefaultJedisClientConfig.builder().build());
+    }
+
+    /** A client of the server at {@code address}, connected as {@code config} says (timeouts, TLS, user). */
+    public static HeldSends to(HostAndPort address, JedisClientConfig config) {
+        PooledConnectionProvider provider = new PooledConnectionProvider(address, config);
         return new HeldSends(new Gates(new DefaultCommandExecutor(provider)), provider);
     }
 
@@ -46,6 +52,12 @@ public final class HeldSends extends UnifiedJedis {
     public boolean awaitHeld(Duration within) throws InterruptedException {
         Gate gate = gates.last.get();
         return gate != null && gate.held.await(within.toMillis(), TimeUnit.MILLISECONDS);
+    }
+
+    /** Holds nothing more: a command already held is sent, and the next one goes straight through. */
+    public void disarm() {
+        gates.armed.set(null);
+        letGo();
     }
 
     /** Sends the held command. */

@@ -7,6 +7,7 @@ import dev.lockstep.LockOptions;
 import dev.lockstep.Locks;
 import dev.lockstep.ReadWriteDistLock;
 import dev.lockstep.testkit.fault.FaultyLink;
+import dev.lockstep.testkit.fault.HeldSends;
 import dev.lockstep.testkit.fixture.RedisNode;
 import dev.lockstep.testkit.model.Step.Side;
 import dev.lockstep.testkit.scenario.ScenarioContext;
@@ -15,7 +16,6 @@ import java.time.Duration;
 import java.time.Instant;
 import java.util.List;
 import java.util.concurrent.ConcurrentLinkedQueue;
-import redis.clients.jedis.RedisClient;
 
 /**
  * The run's client slots. A slot keeps its {@link FaultyLink}s to the nodes and gets a new client
@@ -38,7 +38,8 @@ final class ClientSlots {
     /** A client slot: its links stay, its client is replaced on close or crash. */
     private static final class Slot {
         List<FaultyLink> links;
-        List<RedisClient> redis;
+        /** Per node, a client whose watchdog's next command can be held back ({@link Step.WireFault#RENEWAL_HELD}). */
+        List<HeldSends> redis;
         Locks locks;
         DistLock lock;
         /** The group over the modelled name and {@link ModelSetup#OTHER}, on a lock over several names; else null. */
@@ -71,8 +72,8 @@ final class ClientSlots {
     void open(int c) {
         Slot slot = slots[c];
         slot.generation++;
-        slot.redis = slot.links.stream().map(link -> RedisClient.builder().hostAndPort(link.address())
-                .clientConfig(context.nodes().get(0).security().clientConfig(SOCKET_TIMEOUT).build()).build()).toList();
+        slot.redis = slot.links.stream().map(link -> HeldSends.to(link.address(),
+                context.nodes().get(0).security().clientConfig(SOCKET_TIMEOUT).build())).toList();
         LockOptions options = Stage.leaseOptions(setup.lease()).withSpinInterval(SPIN);
         slot.locks = setup.stage().open(slot.redis, options);
         slot.lock = slot.locks.get(ModelSetup.LOCK);
@@ -101,7 +102,7 @@ final class ClientSlots {
     void close(int c) {
         Slot slot = slots[c];
         slot.locks.close();
-        slot.redis.forEach(RedisClient::close);
+        slot.redis.forEach(HeldSends::close);
     }
 
     /** Closes slot {@code c}'s client if it was opened; a client of a history that broke may fail to close. */
@@ -127,6 +128,11 @@ final class ClientSlots {
     /** Slot {@code c}'s links to the nodes. */
     List<FaultyLink> links(int c) {
         return slots[c].links;
+    }
+
+    /** Slot {@code c}'s client of its first node, whose sends a step may hold back. */
+    HeldSends sends(int c) {
+        return slots[c].redis.get(0);
     }
 
     /** The hold handles of every slot. */

@@ -137,6 +137,16 @@ public enum KnownHistories {
             new Step(Kind.WAIT, 0, 0, Side.WRITE, 300, WireFault.NONE),
             new Step(Kind.WAIT, 0, 0, Side.WRITE, 700, WireFault.NONE)),
 
+    /**
+     * A thread extends its hold while the watchdog holds a renewal it decided to send: the renewal
+     * may not land after the extend, cutting the key to the watchdog's lease under the holder.
+     */
+    RENEWAL_ON_ITS_WAY_DURING_AN_EXTEND(Needs.ANY_LOCK,
+            call(Kind.LOCK, Side.WRITE, 200, WireFault.NONE),
+            call(Kind.EXTEND, Side.WRITE, 1200, WireFault.RENEWAL_HELD),
+            new Step(Kind.WAIT, 0, 0, Side.WRITE, 300, WireFault.NONE),
+            call(Kind.UNLOCK, Side.WRITE, 0, WireFault.NONE)),
+
     /** A read hold extended shorter is shortened in Redis too: the hash keeps no longer lease than its readers'. */
     READ_EXTENDED_SHORTER(Needs.READ_SIDE,
             call(Kind.LOCK, Side.READ, 200, WireFault.NONE),
@@ -154,6 +164,17 @@ public enum KnownHistories {
             new Step(Kind.TRY_LOCK, 1, 0, Side.WRITE, 0, WireFault.NONE),
             call(Kind.UNLOCK, Side.GROUP, 0, WireFault.NONE),
             new Step(Kind.WAIT, 0, 0, Side.WRITE, 900, WireFault.NONE),
+            call(Kind.UNLOCK, Side.WRITE, 0, WireFault.NONE)),
+
+    /**
+     * One thread holds a name alone, with a lease longer than the watchdog's, and in a group: the
+     * group's renewals may not cut the name to the group's lease under the single hold.
+     */
+    A_LONGER_LEASE_UNDER_A_GROUP(Needs.SEVERAL_NAMES,
+            call(Kind.LOCK_LEASE, Side.WRITE, 1200, WireFault.NONE),
+            call(Kind.LOCK, Side.GROUP, 200, WireFault.NONE),
+            new Step(Kind.WAIT, 0, 0, Side.WRITE, 300, WireFault.NONE),
+            call(Kind.UNLOCK, Side.GROUP, 0, WireFault.NONE),
             call(Kind.UNLOCK, Side.WRITE, 0, WireFault.NONE)),
 
     /**

@@ -15,7 +15,7 @@ import java.util.stream.Collectors;
  * another owner's read; no two owners both believe they hold exclusively while the model says both
  * holds stand; a settled owner's {@code holdCount()}, {@code isHeldByCurrentThread()} and Redis
  * field all equal the model; a field nobody may hold leaves Redis by its deadline; the key outlives
- * no explicit lease ({@link LeaseRule}); and (for a stage
+ * no explicit lease, and ends before none a holder surely has ({@link LeaseRule}); and (for a stage
  * that claims {@link Guarantee#LEASE_LOSS_SIGNAL}) an owner that still believes it holds a hold
  * Redis no longer has is told within one lease.
  */
@@ -46,6 +46,7 @@ final class ModelRules {
         checkRedisExclusion(redis, broken);
         checkDeparting(now, redis, broken);
         LeaseRule.check(model, redis, now).ifPresent(broken::add);
+        LeaseRule.checkFloor(model, redis, now, setup.severalNames()).ifPresent(broken::add);
         List<String[]> believers = new ArrayList<>();
         for (int c = 0; c < ModelSetup.CLIENTS; c++) {
             for (int t = 0; t < ModelSetup.OWNERS; t++) {

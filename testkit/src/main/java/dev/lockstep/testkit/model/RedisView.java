@@ -24,10 +24,11 @@ import redis.clients.jedis.resps.ScanResult;
  * @param keyTtls        per node and name, the key's PTTL in milliseconds (negative when it has none)
  * @param lockKeyExists  per node, whether the modelled name's key exists
  * @param readFrom       when (nanoTime) the reading began: every TTL was read after it
+ * @param readTo         when (nanoTime) the reading ended: every TTL was read before it
  * @param lockCounts     per node, the modelled name's own fields, before any split
  */
 record RedisView(List<Map<String, Integer>> fields, List<String> keysWithoutTtl, List<Long> keyTtls,
-                 List<Boolean> lockKeyExists, long readFrom, List<Map<String, Integer>> lockCounts) {
+                 List<Boolean> lockKeyExists, long readFrom, long readTo, List<Map<String, Integer>> lockCounts) {
 
     /** The suffix of an owner's group holds in {@link #fields}. */
     static final String GROUP_SUFFIX = ":group";
@@ -63,7 +64,7 @@ record RedisView(List<Map<String, Integer>> fields, List<String> keysWithoutTtl,
                 } while (!cursor.equals(ScanParams.SCAN_POINTER_START));
             }
         }
-        return new RedisView(fields, noTtl, keyTtls, exists, readFrom, lockCounts);
+        return new RedisView(fields, noTtl, keyTtls, exists, readFrom, System.nanoTime(), lockCounts);
     }
 
     private static Map<String, Integer> counts(Jedis admin, String key) {

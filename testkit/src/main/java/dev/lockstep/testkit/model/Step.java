@@ -83,7 +83,12 @@ public record Step(Kind kind, int client, int thread, Side side, long millis, Wi
         /** Redis runs the request, the reply is lost: the outcome is unknown to the caller. */
         LOST_REPLY,
         /** The link is dark for the first {@link ModelSetup#BLIP} of the call: a first attempt fails, a retry may not. */
-        BLIP
+        BLIP,
+        /**
+         * The client's watchdog decided to renew and is held up before sending (a GC pause, a busy
+         * processor) while the call runs: it sends once the call is done, or waits for it.
+         */
+        RENEWAL_HELD
     }
 
     /** The owner's name as timelines show it: client letter and thread number, e.g. {@code A1}. */

@@ -115,7 +115,8 @@ final class StepDraw {
         } else {
             // A fixed lease only on a first hold: mixing a fixed lease into a watchdog hold is its own topic.
             kind = holder ? Kind.TRY_LOCK : variant < 90 ? Kind.TRY_LOCK_LEASE : Kind.LOCK_LEASE;
-            millis = holder ? 0 : 200 + random.nextInt((int) setup.lease().toMillis());
+            // Up to twice the watchdog's: a longer lease must survive renewals of other locks on the name.
+            millis = holder ? 0 : 200 + random.nextInt(2 * (int) setup.lease().toMillis());
         }
         WireFault fault = WireFault.NONE;
         int faulty = random.nextInt(100);
@@ -176,8 +177,7 @@ final class StepDraw {
         }
         int variant = random.nextInt(100);
         if (variant < 40) {
-            WireFault fault = random.nextInt(100) < 12 ? WireFault.LOST_REPLY : WireFault.NONE;
-            return new Step(Kind.HOLD_EXTEND, client, slot, side, extendLease(), fault);
+            return new Step(Kind.HOLD_EXTEND, client, slot, side, extendLease(), extendFault());
         }
         handles[client][slot] = false;
         holds[client][slot] = new int[ModelSetup.SIDES];
@@ -210,8 +210,17 @@ final class StepDraw {
                 }
             }
         }
-        WireFault fault = random.nextInt(100) < 15 ? WireFault.LOST_REPLY : WireFault.NONE;
-        return new Step(Kind.EXTEND, client, thread, side, extendLease(), fault);
+        return new Step(Kind.EXTEND, client, thread, side, extendLease(), extendFault());
+    }
+
+    /**
+     * An extend's wire fault: a lost reply, or (where the client's own executor sends every command,
+     * not a quorum's) a renewal held on its way, which must not land after the extend.
+     */
+    private WireFault extendFault() {
+        int faulty = random.nextInt(100);
+        return faulty < 15 ? WireFault.LOST_REPLY
+                : faulty < 40 && !setup.stage().multiNode() ? WireFault.RENEWAL_HELD : WireFault.NONE;
     }
 
     private Step interrupt(int client, int thread, Side side) {
