@@ -178,6 +178,17 @@ public enum KnownHistories {
             call(Kind.UNLOCK, Side.WRITE, 0, WireFault.NONE)),
 
     /**
+     * A thread holds a name alone with a fixed lease and is inside its group's lock call when another
+     * client forces the name: the group's outcome says nothing of the single hold, whose lock learns of
+     * the loss on its own (multi-lock, seed -6175383731629435587, a model error).
+     */
+    FORCED_BESIDE_THE_OWNERS_GROUP_CALL(Needs.SEVERAL_NAMES,
+            call(Kind.LOCK_LEASE, Side.WRITE, 900, WireFault.NONE),
+            call(Kind.CONTEND, Side.GROUP, 570, WireFault.NONE),
+            new Step(Kind.FORCE_UNLOCK, 1, 0, Side.WRITE, 0, WireFault.NONE),
+            new Step(Kind.WAIT, 0, 0, Side.WRITE, 1200, WireFault.NONE)),
+
+    /**
      * The same thread holds a name alone and in a group, and the group's explicit lease runs out: the
      * single hold's renewals keep the name's field, so the group's share of its count must be taken
      * off at once (multi-lock, seed -3002845080847997070: Redis kept 2 where the client believed 1).

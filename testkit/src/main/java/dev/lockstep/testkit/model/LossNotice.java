@@ -26,8 +26,15 @@ final class LossNotice {
     Optional<Violation> awaitTold(List<int[]> victims, String why, long deadline) {
         long since = System.nanoTime();
         for (int[] v : victims) {
-            if (background.waiting(v[0], v[1]) || (Step.isHandle(v[1]) && run.held(v[0], v[1]) == null)) {
-                continue; // inside a lock call: its outcome settles it
+            if (background.waiting(v[0], v[1])) {
+                OwnerModel owner = run.model().owner(v[0], v[1], Side.values()[v[2]]);
+                // Inside a lock call on this side, its outcome settles it. A call on another side (a group's, beside
+                // a single name's fixed lease) tells nothing of this hold: the lock learns of its loss on its own.
+                owner.beliefUnknown |= !owner.inFlight;
+                continue;
+            }
+            if (Step.isHandle(v[1]) && run.held(v[0], v[1]) == null) {
+                continue;
             }
             DistLock lock = run.lock(v[0], Side.values()[v[2]]);
             HoldSlots.Held handle = Step.isHandle(v[1]) ? run.held(v[0], v[1]) : null;
