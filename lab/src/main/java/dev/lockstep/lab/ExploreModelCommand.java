@@ -69,7 +69,8 @@ final class ExploreModelCommand implements Callable<Integer> {
     private CommandSpec spec;
 
     /** What one stage showed: histories played and the failures found, one per rule. */
-    private record StageResult(Stage stage, int histories, List<ModelChecker.Failure> failures) {
+    /** A stage's turn: how many histories it played, and the first failure per rule with when it was found. */
+    private record StageResult(Stage stage, int histories, List<ModelChecker.Failure> failures, List<String> found) {
     }
 
     @Override
@@ -103,22 +104,30 @@ final class ExploreModelCommand implements Callable<Integer> {
             out.flush();
         });
         Map<String, ModelChecker.Failure> byRule = new LinkedHashMap<>();
-        long end = System.nanoTime() + each.toNanos();
+        List<String> found = new ArrayList<>();
+        long start = System.nanoTime();
+        long end = start + each.toNanos();
         int histories = 0;
         do {
             long historySeed = replay != null ? replay : seeds.nextLong();
             histories++;
             tally.add(stage.name(), checker.history(historySeed, steps));
             Optional<ModelChecker.Failure> failure = checker.check(historySeed, steps);
-            failure.ifPresent(f -> {
+            if (failure.isPresent()) {
+                ModelChecker.Failure f = failure.get();
                 String rule = f.shrunk().violation().orElseThrow().rule();
                 if (byRule.putIfAbsent(rule, f) == null) {
+                    // Found and shrunk by now: the figure the mutant hunts quote.
+                    String when = String.format("%s in history %d, %d s into the turn, shrinking included", rule, histories,
+                            Duration.ofNanos(System.nanoTime() - start).toSeconds());
+                    found.add(when);
                     out.println(f.report(stage.name()));
+                    out.println(stage.name() + " found " + when);
                     out.flush();
                 }
-            });
+            }
         } while (replay == null && System.nanoTime() < end);
-        return new StageResult(stage, histories, List.copyOf(byRule.values()));
+        return new StageResult(stage, histories, List.copyOf(byRule.values()), found);
     }
 
     private String markdown(List<StageResult> results, long chosen, String redis, StepTally tally) {
@@ -130,9 +139,8 @@ final class ExploreModelCommand implements Callable<Integer> {
         md.append("| stage | histories | steps | rules broken |\n|---|---|---|---|\n");
         for (StageResult r : results) {
             md.append("| ").append(r.stage().name()).append(" | ").append(r.histories()).append(" | ")
-                    .append(r.histories() * steps).append(" | ").append(r.failures().isEmpty() ? "none"
-                            : String.join(", ", r.failures().stream()
-                            .map(f -> f.shrunk().violation().orElseThrow().rule()).toList())).append(" |\n");
+                    .append(r.histories() * steps).append(" | ").append(r.found().isEmpty() ? "none"
+                            : String.join("; ", r.found())).append(" |\n");
         }
         md.append("\nSteps drawn, by kind and by wire fault:\n\n").append(tally.markdown());
         for (StageResult r : results) {

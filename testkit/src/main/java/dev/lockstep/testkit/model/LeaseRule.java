@@ -1,6 +1,7 @@
 package dev.lockstep.testkit.model;
 
 import dev.lockstep.testkit.model.Step.Side;
+import java.util.ArrayList;
 import java.util.HashSet;
 import java.util.List;
 import java.util.Optional;
@@ -82,13 +83,12 @@ final class LeaseRule {
                 continue;
             }
             long needed = (floor - redis.readTo()) / 1_000_000 - ROUNDING_MILLIS - CLOCK_MILLIS;
-            List<Long> ttls = redis.keyTtls();
-            int nodes = ttls.size() / names;
-            int lasting = 0;
-            for (int node = 0; node < nodes; node++) {
-                long ttl = ttls.get(node * names + name);
-                lasting += ttl >= needed || ttl == -1 ? 1 : 0;
+            List<Long> ttls = new ArrayList<>();
+            for (int node = 0; node * names < redis.keyTtls().size(); node++) {
+                ttls.add(redis.keyTtls().get(node * names + name));
             }
+            long lasting = ttls.stream().filter(ttl -> ttl >= needed || ttl == -1).count();
+            int nodes = ttls.size();
             if (lasting <= nodes / 2) {
                 return Optional.of(new Violation("lease-cut", "the key of " + (name == 0 ? ModelSetup.LOCK : ModelSetup.OTHER)
                         + " ends in " + ttls + " ms, but " + holder + " surely holds it with an explicit lease that ends in "
