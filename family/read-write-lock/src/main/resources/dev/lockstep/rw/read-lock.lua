@@ -2,7 +2,7 @@
 -- the hash holds 'mode' ('read' or 'write'), one field per reading owner (its read count) and one
 -- 'owner:write' field per writing owner; each read hold has a timeout key of its own, so the hash
 -- can live exactly as long as its longest read hold. As in stage 4, the count written is the
--- client's, and a re-entry whose read is gone is refused.
+-- client's, a re-entry whose read is gone is refused, and a re-entry never shortens the hold.
 -- KEYS[1] the hash; KEYS[2] this owner's timeout-key prefix ({name}:owner:rwlock_timeout);
 -- ARGV[1] lease in ms; ARGV[2] the owner field; ARGV[3] the caller's read holds before this call.
 -- Returns nil when taken, else the writer's remaining PTTL in ms (0 when nobody holds the lock).
@@ -18,6 +18,12 @@ if mode == false or mode == 'read' or redis.call('hexists', KEYS[1], ARGV[2] .. 
     -- nothing): a rule without it is refused before anything is written.
     local keep = math.max(redis.call('pttl', KEYS[1]), lease)
     redis.call('pexpire', KEYS[1], keep)
+    -- A re-entry never shortens the hold, and its lease covers the holds before it: an unlock ends
+    -- the newest timeout key, and the count left must last as long as the client believes.
+    for i = 1, holds do
+        local timeout = KEYS[2] .. ':' .. i
+        redis.call('pexpire', timeout, math.max(redis.call('pttl', timeout), lease))
+    end
     redis.call('set', KEYS[2] .. ':' .. (holds + 1), 1, 'px', lease)
     redis.call('hset', KEYS[1], 'mode', mode or 'read', ARGV[2], holds + 1)
     redis.call('pexpire', KEYS[1], keep)

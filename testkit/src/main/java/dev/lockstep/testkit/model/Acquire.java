@@ -134,6 +134,13 @@ final class Acquire {
             if (lease != null && owner.settled() == 1) {
                 owner.fixedLeaseEnd = attempt.start() + lease.toNanos();
                 owner.leaseEndBound = System.nanoTime() + lease.toNanos();
+            } else if (lease != null && owner.fixedLeaseEnd > 0) {
+                // A fixed-lease hold re-entered with a fixed lease: a re-entry never shortens the hold.
+                owner.fixedLeaseEnd = Math.max(owner.fixedLeaseEnd, attempt.start() + lease.toNanos());
+                owner.leaseEndBound = Math.max(owner.leaseEndBound, System.nanoTime() + lease.toNanos());
+            } else if (lease != null && owner.settled() > 1) {
+                // A fixed lease into a renewed hold: how long the mix lasts is no promise of the API.
+                owner.mixedLease = true;
             }
             int count = run.holdCount(c, t, step.side());
             run.log().history().acquired(actor, attempt.start() - System.nanoTime() + run.log().history().now(), lease, count,

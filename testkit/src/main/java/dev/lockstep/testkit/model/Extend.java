@@ -46,7 +46,7 @@ final class Extend {
         long sent = System.nanoTime();
         // Nothing else may change the owner's belief while a refused call runs: no fault, no lease about to end.
         long leaseEnd = held != null ? held.leaseEnd : owner.fixedLeaseEnd;
-        boolean steady = step.fault() != Step.WireFault.LOST_REPLY && owner.shakenUntil <= sent && owner.exposedUntil <= sent
+        boolean steady = step.fault() == Step.WireFault.NONE && owner.shakenUntil <= sent && owner.exposedUntil <= sent
                 && (leaseEnd == 0 || Math.abs(leaseEnd - sent) > ModelSetup.SLACK.toNanos());
         Object outcome = OwnerCalls.underFault(run, step, body);
         long now = System.nanoTime();
@@ -125,7 +125,10 @@ final class Extend {
         if (closedClient) {
             return Optional.empty();
         }
-        return run.model().settle(c, t, side, after, false, System.nanoTime());
+        // A fixed lease may have run out since the last check (a held renewal was waited for first).
+        long now = System.nanoTime();
+        run.model().advance(now);
+        return run.model().settle(c, t, side, after, false, now);
     }
 
     /** What the owner believes: a thread's hold count, or 1 while a handle (a closed client's too) says it is valid. */

@@ -147,6 +147,30 @@ public enum KnownHistories {
             new Step(Kind.WAIT, 0, 0, Side.WRITE, 300, WireFault.NONE),
             call(Kind.UNLOCK, Side.WRITE, 0, WireFault.NONE)),
 
+    /**
+     * A refused extend (a negative lease) whose call waited for a renewal that never came, while the
+     * hold's fixed lease ran out: the lock rightly holds nothing after it (read-write lock, seed
+     * 1481431107980107976, found by a mutant hunt; a defect of the model).
+     */
+    REFUSED_EXTEND_AS_A_FIXED_LEASE_RUNS_OUT(Needs.ANY_LOCK,
+            call(Kind.TRY_LOCK_LEASE, Side.WRITE, 350, WireFault.NONE),
+            new Step(Kind.WAIT, 0, 0, Side.WRITE, 100, WireFault.NONE),
+            call(Kind.EXTEND, Side.WRITE, -2, WireFault.RENEWAL_HELD)),
+
+    /**
+     * A reader re-enters with a longer fixed lease, the first lease runs out, one read is unlocked:
+     * the read left lasts as the client believes, although another reader's renewal sweeps out
+     * readers whose reads all ran out (read-write lock, seed 887277541832522629).
+     */
+    READ_REENTERED_WITH_A_LONGER_LEASE(Needs.READ_SIDE,
+            call(Kind.LOCK_LEASE, Side.READ, 300, WireFault.NONE),
+            new Step(Kind.LOCK, 1, 0, Side.READ, 200, WireFault.NONE),
+            call(Kind.LOCK_LEASE, Side.READ, 2000, WireFault.NONE),
+            new Step(Kind.WAIT, 0, 0, Side.WRITE, 400, WireFault.NONE),
+            call(Kind.UNLOCK, Side.READ, 0, WireFault.NONE),
+            new Step(Kind.WAIT, 0, 0, Side.WRITE, 300, WireFault.NONE),
+            call(Kind.UNLOCK, Side.READ, 0, WireFault.NONE)),
+
     /** A read hold extended shorter is shortened in Redis too: the hash keeps no longer lease than its readers'. */
     READ_EXTENDED_SHORTER(Needs.READ_SIDE,
             call(Kind.LOCK, Side.READ, 200, WireFault.NONE),
