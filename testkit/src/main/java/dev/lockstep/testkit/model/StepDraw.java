@@ -9,18 +9,15 @@ import java.util.Random;
 
 /**
  * Draws a history of steps from a seed, over the whole API and the fault catalogue. A rough shadow
- * of who holds what (assuming every call succeeds) biases the draw toward what finds bugs: unlocks
- * by holders, re-entries, faults while someone holds. The shadow only steers; the
+ * of who holds what ({@link DrawShadow}) biases the draw toward what finds bugs: unlocks by
+ * holders, re-entries, faults while someone holds. The shadow only steers; the
  * {@link ReferenceModel} judges.
  */
 final class StepDraw {
 
     private final ModelSetup setup;
     private final Random random;
-    /** Shadow holds per owner, [client][owner slot][side]. */
-    private final int[][][] holds = new int[ModelSetup.CLIENTS][ModelSetup.OWNERS][ModelSetup.SIDES];
-    /** Shadow handle slots with a handle in them, [client][owner slot]: a closed client's handles stay. */
-    private final boolean[][] handles = new boolean[ModelSetup.CLIENTS][ModelSetup.OWNERS];
+    private final DrawShadow shadow = new DrawShadow();
 
     private StepDraw(ModelSetup setup, long seed) {
         this.setup = setup;
@@ -57,25 +54,25 @@ final class StepDraw {
             return unlock(client, thread, side);
         }
         if (roll < 65) {
-            clearAll();
+            shadow.clearAll();
             return new Step(Kind.FORCE_UNLOCK, client, thread, side, 0, WireFault.NONE);
         }
         if (roll < 70) {
             return interrupt(client, thread, side);
         }
         if (roll < 73) {
-            clearClient(client);
+            shadow.clearClient(client);
             return new Step(Kind.CLOSE, client, 0, Side.WRITE, 0, WireFault.NONE);
         }
         if (roll < 76) {
-            clearClient(client);
+            shadow.clearClient(client);
             return new Step(Kind.CRASH, client, 0, Side.WRITE, 0, WireFault.NONE);
         }
         if (roll < 81) {
             boolean pastLease = random.nextBoolean();
             long millis = pastLease ? setup.lease().toMillis() * 3 / 2 : setup.lease().toMillis() / 5;
             if (pastLease) {
-                clearClient(client);
+                shadow.clearClient(client);
             }
             return new Step(Kind.STALL, client, 0, Side.WRITE, millis, WireFault.NONE);
         }
@@ -93,10 +90,11 @@ final class StepDraw {
     }
 
     private Step acquire(int client, int thread, Side side) {
-        boolean holder = holds[client][thread][0] + holds[client][thread][1] > 0;
+        boolean holder = shadow.holds(client, thread, Side.WRITE) + shadow.holds(client, thread, Side.READ) > 0;
         // A holder re-enters on the side it holds (a reader asking for the write side is an upgrade, refused).
         if (holder && setup.readWrite()) {
-            side = holds[client][thread][1] > 0 && holds[client][thread][0] == 0 ? Side.READ : side;
+            side = shadow.holds(client, thread, Side.READ) > 0 && shadow.holds(client, thread, Side.WRITE) == 0
+                    ? Side.READ : side;
         }
         int variant = random.nextInt(100);
         Kind kind;
@@ -129,9 +127,7 @@ final class StepDraw {
             kind = Kind.TRY_LOCK_WAIT;
             millis = ModelSetup.BLIP.toMillis() + 600;
         }
-        if (shadowFree(client, thread, side)) {
-            holds[client][thread][side.ordinal()]++;
-        }
+        shadow.acquire(client, thread, side);
         return new Step(kind, client, thread, side, millis, fault);
     }
 
@@ -140,7 +136,7 @@ final class StepDraw {
             for (int c = 0; c < ModelSetup.CLIENTS; c++) {
                 for (int t = 0; t < ModelSetup.THREADS; t++) {
                     for (Side s : Side.values()) {
-                        if (holds[c][t][s.ordinal()] > 0 && random.nextBoolean()) {
+                        if (shadow.holds(c, t, s) > 0 && random.nextBoolean()) {
                             client = c;
                             thread = t;
                             side = s;
@@ -149,9 +145,7 @@ final class StepDraw {
                 }
             }
         }
-        if (holds[client][thread][side.ordinal()] > 0) {
-            holds[client][thread][side.ordinal()]--;
-        }
+        shadow.release(client, thread, side);
         WireFault fault = random.nextInt(100) < 12 ? WireFault.LOST_REPLY : WireFault.NONE;
         return new Step(Kind.UNLOCK, client, thread, side, 0, fault);
     }
@@ -161,11 +155,8 @@ final class StepDraw {
      * (extend, release, close) or its drop.
      */
     private Step handleStep(int client, int slot, Side side) {
-        if (!handles[client][slot]) {
-            handles[client][slot] = true;
-            if (shadowFree(client, slot, side)) {
-                holds[client][slot][side.ordinal()]++;
-            }
+        if (!shadow.hasHandle(client, slot)) {
+            shadow.takeHandle(client, slot, side);
             int faulty = random.nextInt(100);
             WireFault fault = faulty < 10 ? WireFault.LOST_REPLY : faulty < 18 ? WireFault.BLIP : WireFault.NONE;
             if (fault != WireFault.BLIP && random.nextInt(100) < 40) {
@@ -179,8 +170,7 @@ final class StepDraw {
         if (variant < 40) {
             return new Step(Kind.HOLD_EXTEND, client, slot, side, extendLease(), extendFault());
         }
-        handles[client][slot] = false;
-        holds[client][slot] = new int[ModelSetup.SIDES];
+        shadow.dropHandle(client, slot);
         if (variant < 65) {
             WireFault fault = random.nextInt(100) < 12 ? WireFault.LOST_REPLY : WireFault.NONE;
             return new Step(Kind.HOLD_RELEASE, client, slot, side, 0, fault);
@@ -202,7 +192,7 @@ final class StepDraw {
         for (int c = 0; c < ModelSetup.CLIENTS; c++) {
             for (int t = 0; t < ModelSetup.THREADS; t++) {
                 for (Side s : Side.values()) {
-                    if (holds[c][t][s.ordinal()] > 0 && random.nextInt(4) > 0) {
+                    if (shadow.holds(c, t, s) > 0 && random.nextInt(4) > 0) {
                         client = c;
                         thread = t;
                         side = s;
@@ -225,36 +215,7 @@ final class StepDraw {
 
     private Step interrupt(int client, int thread, Side side) {
         long millis = 30 + random.nextInt(150);
-        if (shadowFree(client, thread, side)) {
-            holds[client][thread][side.ordinal()]++;
-        }
+        shadow.acquire(client, thread, side);
         return new Step(Kind.INTERRUPT, client, thread, side, millis, WireFault.NONE);
-    }
-
-    /** Whether the shadow lets {@code side} be granted to this owner now. */
-    private boolean shadowFree(int client, int thread, Side side) {
-        for (int c = 0; c < ModelSetup.CLIENTS; c++) {
-            for (int t = 0; t < ModelSetup.OWNERS; t++) {
-                if (c == client && t == thread) {
-                    continue;
-                }
-                if (holds[c][t][Side.WRITE.ordinal()] > 0 || holds[c][t][Side.GROUP.ordinal()] > 0
-                        || (side != Side.READ && holds[c][t][Side.READ.ordinal()] > 0)) {
-                    return false;
-                }
-            }
-        }
-        return !(side == Side.WRITE && holds[client][thread][Side.READ.ordinal()] > 0
-                && holds[client][thread][Side.WRITE.ordinal()] == 0);
-    }
-
-    private void clearClient(int client) {
-        holds[client] = new int[ModelSetup.OWNERS][ModelSetup.SIDES];
-    }
-
-    private void clearAll() {
-        for (int c = 0; c < ModelSetup.CLIENTS; c++) {
-            clearClient(c);
-        }
     }
 }
