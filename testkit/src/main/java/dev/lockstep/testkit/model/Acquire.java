@@ -131,18 +131,19 @@ final class Acquire {
             owner.mixedLease |= owner.fixedLeaseEnd > 0 && lease == null;
             // After an earlier hold's loss the new one dates from the call's end, so no late signal of the old ends it.
             owner.granted(earlierHoldLost ? System.nanoTime() : attempt.start());
-            if (lease != null && owner.settled() == 1) {
+            // The count the lock reports says whether this was a first hold, also when an earlier call's fate was unknown.
+            int count = run.holdCount(c, t, step.side());
+            if (lease != null && count == 1) {
                 owner.fixedLeaseEnd = attempt.start() + lease.toNanos();
                 owner.leaseEndBound = System.nanoTime() + lease.toNanos();
             } else if (lease != null && owner.fixedLeaseEnd > 0) {
                 // A fixed-lease hold re-entered with a fixed lease: a re-entry never shortens the hold.
                 owner.fixedLeaseEnd = Math.max(owner.fixedLeaseEnd, attempt.start() + lease.toNanos());
                 owner.leaseEndBound = Math.max(owner.leaseEndBound, System.nanoTime() + lease.toNanos());
-            } else if (lease != null && owner.settled() > 1) {
+            } else if (lease != null && count > 1) {
                 // A fixed lease into a renewed hold: how long the mix lasts is no promise of the API.
                 owner.mixedLease = true;
             }
-            int count = run.holdCount(c, t, step.side());
             run.log().history().acquired(actor, attempt.start() - System.nanoTime() + run.log().history().now(), lease, count,
                     what);
             run.log().note(actor, Kind.NOTE, what + " -> granted, holdCount " + count);

@@ -171,6 +171,17 @@ public enum KnownHistories {
             new Step(Kind.WAIT, 0, 0, Side.WRITE, 300, WireFault.NONE),
             call(Kind.UNLOCK, Side.READ, 0, WireFault.NONE)),
 
+    /**
+     * A first hold taken with a fixed lease right after a lock call whose reply was lost, then forced:
+     * the holder may believe in its lease until it ends (fair lock, seed -8703172003159120176 of
+     * {@code lab explore-model --seed 6174}; a defect of the model, which took the hold for a renewed one).
+     */
+    FIXED_LEASE_AFTER_A_LOST_REPLY_THEN_FORCED(Needs.ANY_LOCK,
+            call(Kind.TRY_LOCK_LEASE, Side.WRITE, 520, WireFault.LOST_REPLY),
+            call(Kind.TRY_LOCK_LEASE, Side.WRITE, 1300, WireFault.NONE),
+            new Step(Kind.FORCE_UNLOCK, 1, 0, Side.WRITE, 0, WireFault.NONE),
+            new Step(Kind.WAIT, 0, 0, Side.WRITE, 300, WireFault.NONE)),
+
     /** A read hold extended shorter is shortened in Redis too: the hash keeps no longer lease than its readers'. */
     READ_EXTENDED_SHORTER(Needs.READ_SIDE,
             call(Kind.LOCK, Side.READ, 200, WireFault.NONE),
@@ -211,6 +222,17 @@ public enum KnownHistories {
             call(Kind.CONTEND, Side.GROUP, 570, WireFault.NONE),
             new Step(Kind.FORCE_UNLOCK, 1, 0, Side.WRITE, 0, WireFault.NONE),
             new Step(Kind.WAIT, 0, 0, Side.WRITE, 1200, WireFault.NONE)),
+
+    /**
+     * A group granted from the background just as another client forces the single name: the group's
+     * share of that name is gone with it, so the name's count is not the single hold's plus the
+     * group's (multi-lock, seed 4223455610646171897 of {@code lab explore-model --seed 1729}; a
+     * defect of the model).
+     */
+    GROUP_GRANTED_AS_ITS_NAME_IS_FORCED(Needs.SEVERAL_NAMES,
+            call(Kind.CONTEND, Side.GROUP, 820, WireFault.NONE),
+            new Step(Kind.FORCE_UNLOCK, 2, 0, Side.WRITE, 0, WireFault.NONE),
+            new Step(Kind.WAIT, 0, 0, Side.WRITE, 300, WireFault.NONE)),
 
     /**
      * The same thread holds a name alone and in a group, and the group's explicit lease runs out: the

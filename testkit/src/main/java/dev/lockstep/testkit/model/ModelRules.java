@@ -81,9 +81,12 @@ final class ModelRules {
         String field = model.field(c, t, side);
         int stored = redis.count(field);
         if (setup.severalNames() && side == Side.WRITE) {
-            // Which part of the name's count is the group's only the model knows: the group's own count, while settled.
-            int group = model.owner(c, t, Side.GROUP).settled();
-            stored = group >= 0 ? redis.lockCount(field) - group : UNSPLIT;
+            // Which part of the name's count is the group's only the model knows: the group's own count, while settled
+            // and no fault (or force, while its call was under way) may have taken the group's share off the name.
+            OwnerModel groupOwner = model.owner(c, t, Side.GROUP);
+            int group = groupOwner.settled();
+            boolean split = group >= 0 && groupOwner.shakenUntil <= now && groupOwner.exposedUntil <= now;
+            stored = split ? redis.lockCount(field) - group : UNSPLIT;
         }
         if (held && stored == 0 && holdCount >= 0 && owner.fixedLeaseEnd == 0 && !owner.beliefUnknown && !owner.mixedLease
                 && setup.claims().contains(Guarantee.LEASE_LOSS_SIGNAL)) {
