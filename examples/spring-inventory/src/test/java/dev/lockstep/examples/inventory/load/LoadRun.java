@@ -87,11 +87,13 @@ public final class LoadRun implements AutoCloseable {
         }
         List<String> settings = settings(variant, stage);
         String run = variant.name().toLowerCase() + "-" + stage.id();
-        // The tests run a variant without a pause in this JVM: a quicker start, the same HTTP and Redis.
-        boolean ownJvms = !quick || variant.stopsAnInstance();
-        try (Instances instances = ownJvms
-                ? Instances.sideBySide(name -> new ServiceJvm(name, redis, settings, logs.resolve(run + "-" + name + ".log"), quick))
-                : Instances.oneAfterTheOther(() -> new InProcessService(redis, http, settings))) {
+        // The tests run in this JVM every instance that is never stopped nor watched: a quicker start, the same HTTP and
+        // Redis. A paused instance needs a JVM of its own (SIGSTOP), and so does one whose log the read gap watches.
+        Function<String, Instance> ownJvm = name -> new ServiceJvm(name, redis, settings, logs.resolve(run + "-" + name + ".log"), quick);
+        Supplier<Instance> inProcess = () -> new InProcessService(redis, http, settings);
+        try (Instances instances = !quick || variant.wakesInReadGap ? Instances.sideBySide(ownJvm, ownJvm)
+                : variant.pause != null ? Instances.sideBySide(ownJvm, name -> inProcess.get())
+                : Instances.oneAfterTheOther(inProcess)) {
             Instance a = instances.a();
             Instance b = instances.b();
             OrderLoad load = new OrderLoad();
@@ -245,10 +247,10 @@ public final class LoadRun implements AutoCloseable {
     /** The two instances of a run, started side by side; closing stops both. */
     private record Instances(Instance a, Instance b) implements AutoCloseable {
 
-        /** Instances in JVMs of their own, started at once. */
-        static Instances sideBySide(Function<String, Instance> start) {
-            CompletableFuture<Instance> a = CompletableFuture.supplyAsync(() -> start.apply("A"));
-            CompletableFuture<Instance> b = CompletableFuture.supplyAsync(() -> start.apply("B"));
+        /** Instances started at once, A by {@code startA} and B by {@code startB}, each given its name. */
+        static Instances sideBySide(Function<String, Instance> startA, Function<String, Instance> startB) {
+            CompletableFuture<Instance> a = CompletableFuture.supplyAsync(() -> startA.apply("A"));
+            CompletableFuture<Instance> b = CompletableFuture.supplyAsync(() -> startB.apply("B"));
             try {
                 return new Instances(a.join(), b.join());
             } catch (RuntimeException e) {
