@@ -11,6 +11,8 @@ import dev.lockstep.testkit.model.ModelSetup;
 import java.util.List;
 import java.util.Optional;
 import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.parallel.Execution;
+import org.junit.jupiter.api.parallel.ExecutionMode;
 import org.junit.jupiter.params.ParameterizedTest;
 import org.junit.jupiter.params.provider.EnumSource;
 
@@ -27,7 +29,11 @@ import org.junit.jupiter.params.provider.EnumSource;
  * replayed as it is, as a regression test. The seeds are fixed so that the suite is repeatable; {@code -Dlockstep.seed=N} plays seed N
  * instead, and {@code lab explore-model} draws fresh seeds for as long as you like. A failure
  * names its seed and shows the shrunk history with its timeline.
+ *
+ * <p>Each history plays on Redis nodes of its own and mostly waits (leases running out, renewals),
+ * so the histories run side by side.
  */
+@Execution(ExecutionMode.CONCURRENT)
 public abstract class ModelContract extends NamedStageContract {
 
     /**
