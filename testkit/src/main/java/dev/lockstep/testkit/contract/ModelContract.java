@@ -4,10 +4,12 @@ import static org.junit.jupiter.api.Assertions.fail;
 import static org.junit.jupiter.api.Assumptions.assumeTrue;
 
 import dev.lockstep.Locks;
+import dev.lockstep.testkit.model.GuardHistories;
 import dev.lockstep.testkit.model.KnownHistories;
 import dev.lockstep.testkit.model.ModelChecker;
 import dev.lockstep.testkit.model.ModelRun;
 import dev.lockstep.testkit.model.ModelSetup;
+import dev.lockstep.testkit.model.Step;
 import java.util.List;
 import java.util.Optional;
 import org.junit.jupiter.api.Test;
@@ -25,8 +27,8 @@ import org.junit.jupiter.params.provider.EnumSource;
  *     ModelTest() { super("v5-pubsub-retry", PubSubLocks.class); }
  * }}</pre>
  *
- * <p>Each {@link KnownHistories known history} (the shrunk form of a failure found before) is
- * replayed as it is, as a regression test. The seeds are fixed so that the suite is repeatable; {@code -Dlockstep.seed=N} plays seed N
+ * <p>Each {@link KnownHistories known history} (the shrunk form of a failure found before) and each
+ * {@link GuardHistories guard} is replayed as it is, as a regression test. The seeds are fixed so that the suite is repeatable; {@code -Dlockstep.seed=N} plays seed N
  * instead, and {@code lab explore-model} draws fresh seeds for as long as you like. A failure
  * names its seed and shows the shrunk history with its timeline.
  *
@@ -52,11 +54,21 @@ public abstract class ModelContract extends NamedStageContract {
     @ParameterizedTest(name = "{0}")
     @EnumSource(KnownHistories.class)
     void aHistoryThatBrokeOnceKeepsEveryCheck(KnownHistories known) {
-        ModelSetup setup = ModelSetup.of(stage());
-        assumeTrue(known.appliesTo(setup), "needs a read side, or several names");
-        ModelRun.Result result = ModelRun.play(setup, fixture(), known.steps());
+        replay(known.name(), known.appliesTo(ModelSetup.of(stage())), known.steps());
+    }
+
+    @ParameterizedTest(name = "{0}")
+    @EnumSource(GuardHistories.class)
+    void aGuardHistoryKeepsEveryCheck(GuardHistories guard) {
+        replay(guard.name(), guard.appliesTo(ModelSetup.of(stage())), guard.steps());
+    }
+
+    /** Plays the history {@code name} when it {@code applies} to this stage; fails with its timeline if it breaks a rule. */
+    private void replay(String name, boolean applies, List<Step> steps) {
+        assumeTrue(applies, "needs a read side, or several names");
+        ModelRun.Result result = ModelRun.play(ModelSetup.of(stage()), fixture(), steps);
         if (result.violation().isPresent()) {
-            fail(stage() + " broke " + result.violation().get() + " in known history " + known + ":\n"
+            fail(stage() + " broke " + result.violation().get() + " in known history " + name + ":\n"
                     + result.timeline());
         }
     }

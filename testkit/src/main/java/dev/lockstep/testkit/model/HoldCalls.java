@@ -148,8 +148,8 @@ final class HoldCalls {
             for (int h = ModelSetup.THREADS; h < ModelSetup.OWNERS; h++) {
                 inSlot |= base.equals(holds.field(c, h));
             }
-            if (base.startsWith(prefix) && !inSlot && run.model().departingDeadline(field) == null) {
-                run.model().departs(field, now + run.model().leaseNanos());
+            if (base.startsWith(prefix) && !inSlot && run.model().departures().deadline(field) == null) {
+                run.model().departures().depart(field, now + run.model().leaseNanos());
             }
         }
     }

@@ -8,37 +8,37 @@ import java.util.List;
 /**
  * Short histories that broke a stage once, kept as regression tests: each replays exactly, on every
  * stage it applies to, and must keep every check of the model. They are the shrunk form of what
- * {@code lab explore-model} found.
+ * {@code lab explore-model} found. {@link GuardHistories} pin promises that a lock could easily break.
  */
 public enum KnownHistories {
 
     /** A holder re-enters, the reply is lost (Redis counted 2), one unlock: the lock must be free, not renewed at 1. */
-    LOST_REPLY_ON_REENTRY(Needs.ANY_LOCK,
-            call(Kind.TRY_LOCK, Side.WRITE, 0, WireFault.NONE),
-            call(Kind.TRY_LOCK, Side.WRITE, 0, WireFault.LOST_REPLY),
-            call(Kind.UNLOCK, Side.WRITE, 0, WireFault.NONE)),
+    LOST_REPLY_ON_REENTRY(HistoryNeeds.ANY_LOCK,
+            Step.ofA1(Kind.TRY_LOCK, Side.WRITE, 0, WireFault.NONE),
+            Step.ofA1(Kind.TRY_LOCK, Side.WRITE, 0, WireFault.LOST_REPLY),
+            Step.ofA1(Kind.UNLOCK, Side.WRITE, 0, WireFault.NONE)),
 
     /** The same on the read side of a read-write lock. */
-    LOST_REPLY_ON_READ_REENTRY(Needs.READ_SIDE,
-            call(Kind.TRY_LOCK, Side.READ, 0, WireFault.NONE),
-            call(Kind.TRY_LOCK, Side.READ, 0, WireFault.LOST_REPLY),
-            call(Kind.UNLOCK, Side.READ, 0, WireFault.NONE)),
+    LOST_REPLY_ON_READ_REENTRY(HistoryNeeds.READ_SIDE,
+            Step.ofA1(Kind.TRY_LOCK, Side.READ, 0, WireFault.NONE),
+            Step.ofA1(Kind.TRY_LOCK, Side.READ, 0, WireFault.LOST_REPLY),
+            Step.ofA1(Kind.UNLOCK, Side.READ, 0, WireFault.NONE)),
 
     /**
      * A holder's sibling thread waits; the holder re-enters while Redis is dark for a moment: its
      * retry must not queue behind its own client's waiter (which waits for the holder).
      */
-    REENTRY_BEHIND_OWN_WAITER(Needs.ANY_LOCK,
-            call(Kind.LOCK, Side.WRITE, 200, WireFault.NONE),
+    REENTRY_BEHIND_OWN_WAITER(HistoryNeeds.ANY_LOCK,
+            Step.ofA1(Kind.LOCK, Side.WRITE, 200, WireFault.NONE),
             new Step(Kind.CONTEND, 0, 1, Side.WRITE, 3000, WireFault.NONE),
-            call(Kind.TRY_LOCK_WAIT, Side.WRITE, 1200, WireFault.BLIP)),
+            Step.ofA1(Kind.TRY_LOCK_WAIT, Side.WRITE, 1200, WireFault.BLIP)),
 
     /**
      * A tryLock() refused while another holds: once the holder unlocks, the lock must be free for
      * others within one lease, not kept for the refused caller's place in a queue.
      */
-    REFUSED_TRY_LOCK_LEAVES_NOTHING_BEHIND(Needs.ANY_LOCK,
-            call(Kind.TRY_LOCK, Side.WRITE, 0, WireFault.NONE),
+    REFUSED_TRY_LOCK_LEAVES_NOTHING_BEHIND(HistoryNeeds.ANY_LOCK,
+            Step.ofA1(Kind.TRY_LOCK, Side.WRITE, 0, WireFault.NONE),
             new Step(Kind.TRY_LOCK, 1, 0, Side.WRITE, 0, WireFault.NONE)),
 
     /**
@@ -46,25 +46,25 @@ public enum KnownHistories {
      * hold, renewed, that another thread of its client then waits for (the model once counted that
      * grant as one the force had ended, and expected its field gone).
      */
-    FORCE_UNLOCK_BEFORE_A_WAITERS_GRANT(Needs.ANY_LOCK,
+    FORCE_UNLOCK_BEFORE_A_WAITERS_GRANT(HistoryNeeds.ANY_LOCK,
             new Step(Kind.TRY_LOCK_WAIT, 1, 1, Side.WRITE, 278, WireFault.NONE),
             new Step(Kind.CONTEND, 0, 1, Side.WRITE, 455, WireFault.NONE),
             new Step(Kind.FORCE_UNLOCK, 2, 0, Side.WRITE, 0, WireFault.NONE),
-            call(Kind.LOCK, Side.WRITE, 200, WireFault.NONE)),
+            Step.ofA1(Kind.LOCK, Side.WRITE, 200, WireFault.NONE)),
 
     /** The read side's forceUnlock while a writer holds: the writer's hold is not the read lock's to delete. */
-    READ_FORCE_UNLOCK_BESIDE_WRITER(Needs.READ_SIDE,
-            call(Kind.LOCK, Side.WRITE, 200, WireFault.NONE),
+    READ_FORCE_UNLOCK_BESIDE_WRITER(HistoryNeeds.READ_SIDE,
+            Step.ofA1(Kind.LOCK, Side.WRITE, 200, WireFault.NONE),
             new Step(Kind.FORCE_UNLOCK, 1, 0, Side.READ, 0, WireFault.NONE)),
 
     /** The write side's forceUnlock while a reader holds: the reader's hold is not the write lock's to delete. */
-    WRITE_FORCE_UNLOCK_BESIDE_READER(Needs.READ_SIDE,
-            call(Kind.LOCK, Side.READ, 200, WireFault.NONE),
+    WRITE_FORCE_UNLOCK_BESIDE_READER(HistoryNeeds.READ_SIDE,
+            Step.ofA1(Kind.LOCK, Side.READ, 200, WireFault.NONE),
             new Step(Kind.FORCE_UNLOCK, 1, 0, Side.WRITE, 0, WireFault.NONE)),
 
     /** A read hold with a fixed lease beside a watchdog reader: it must end with its lease, not be renewed. */
-    FIXED_READ_LEASE_BESIDE_RENEWED_READER(Needs.READ_SIDE,
-            call(Kind.TRY_LOCK_LEASE, Side.READ, 300, WireFault.NONE),
+    FIXED_READ_LEASE_BESIDE_RENEWED_READER(HistoryNeeds.READ_SIDE,
+            Step.ofA1(Kind.TRY_LOCK_LEASE, Side.READ, 300, WireFault.NONE),
             new Step(Kind.LOCK, 1, 0, Side.READ, 200, WireFault.NONE),
             new Step(Kind.WAIT, 0, 0, Side.WRITE, 1500, WireFault.NONE)),
 
@@ -72,9 +72,9 @@ public enum KnownHistories {
      * A writer with a fixed lease takes a read too (renewed by the watchdog): its write must end with
      * its lease, not live on in the hash its read renews.
      */
-    FIXED_WRITE_LEASE_BESIDE_OWN_RENEWED_READ(Needs.READ_SIDE,
-            call(Kind.TRY_LOCK_LEASE, Side.WRITE, 300, WireFault.NONE),
-            call(Kind.LOCK, Side.READ, 200, WireFault.NONE),
+    FIXED_WRITE_LEASE_BESIDE_OWN_RENEWED_READ(HistoryNeeds.READ_SIDE,
+            Step.ofA1(Kind.TRY_LOCK_LEASE, Side.WRITE, 300, WireFault.NONE),
+            Step.ofA1(Kind.LOCK, Side.READ, 200, WireFault.NONE),
             new Step(Kind.WAIT, 0, 0, Side.WRITE, 1500, WireFault.NONE)),
 
     /**
@@ -82,7 +82,7 @@ public enum KnownHistories {
      * connection and fails, and must be tried again, or the write field lives on in the hash the
      * owner's read renews (found by the explorer, seed 8453281351499711233, shrunk to these steps).
      */
-    WRITE_GIVE_BACK_ON_A_DEAD_CONNECTION(Needs.READ_SIDE,
+    WRITE_GIVE_BACK_ON_A_DEAD_CONNECTION(HistoryNeeds.READ_SIDE,
             new Step(Kind.DROP_CONNECTIONS, 0, 0, Side.WRITE, 0, WireFault.NONE),
             new Step(Kind.TRY_LOCK_LEASE, 1, 1, Side.READ, 779, WireFault.NONE),
             new Step(Kind.TRY_LOCK_LEASE, 1, 0, Side.WRITE, 292, WireFault.NONE),
@@ -96,9 +96,9 @@ public enum KnownHistories {
      * lease, not live on as a read field in the hash its write renews, which would leave the lock in
      * read mode after the write ({@link #WRITERS_FIXED_READ_AMID_REFUSED_CALLS}, cut to its core).
      */
-    FIXED_READ_LEASE_BESIDE_OWN_RENEWED_WRITE(Needs.READ_SIDE,
-            call(Kind.LOCK, Side.WRITE, 200, WireFault.NONE),
-            call(Kind.TRY_LOCK_LEASE, Side.READ, 300, WireFault.NONE),
+    FIXED_READ_LEASE_BESIDE_OWN_RENEWED_WRITE(HistoryNeeds.READ_SIDE,
+            Step.ofA1(Kind.LOCK, Side.WRITE, 200, WireFault.NONE),
+            Step.ofA1(Kind.TRY_LOCK_LEASE, Side.READ, 300, WireFault.NONE),
             new Step(Kind.WAIT, 0, 0, Side.WRITE, 1500, WireFault.NONE)),
 
     /**
@@ -108,7 +108,7 @@ public enum KnownHistories {
      * refused calls of others take past that lease, and Redis still kept B2's read field, beside its
      * write, a slack after the lease.
      */
-    WRITERS_FIXED_READ_AMID_REFUSED_CALLS(Needs.READ_SIDE,
+    WRITERS_FIXED_READ_AMID_REFUSED_CALLS(HistoryNeeds.READ_SIDE,
             new Step(Kind.LOCK, 2, 0, Side.WRITE, 200, WireFault.LOST_REPLY),
             new Step(Kind.DROP_CONNECTIONS, 0, 0, Side.WRITE, 0, WireFault.NONE),
             new Step(Kind.CONTEND, 1, 1, Side.WRITE, 1370, WireFault.NONE),
@@ -117,109 +117,49 @@ public enum KnownHistories {
             new Step(Kind.LOCK, 0, 1, Side.WRITE, 200, WireFault.NONE),
             new Step(Kind.LOCK, 2, 1, Side.WRITE, 200, WireFault.LOST_REPLY)),
 
-    /** A handle's extend refused at the call (under the 10 ms minimum) leaves the handle valid and its hold as it was. */
-    REFUSED_EXTEND_KEEPS_THE_HANDLE_VALID(Needs.ANY_LOCK,
-            new Step(Kind.TRY_ACQUIRE, 0, ModelSetup.THREADS, Side.WRITE, 0, WireFault.NONE),
-            new Step(Kind.HOLD_EXTEND, 0, ModelSetup.THREADS, Side.WRITE, 5, WireFault.NONE),
-            new Step(Kind.WAIT, 0, 0, Side.WRITE, 700, WireFault.NONE)),
-
-    /** A dropped handle whose onLost listener mentions it is collected, and its cleaner frees the lock for another. */
-    DROPPED_HANDLE_IS_COLLECTED_AND_RELEASED(Needs.ANY_LOCK,
-            new Step(Kind.TRY_ACQUIRE, 0, ModelSetup.THREADS, Side.WRITE, 0, WireFault.NONE),
-            new Step(Kind.HOLD_DROP, 0, ModelSetup.THREADS, Side.WRITE, 0, WireFault.NONE),
-            new Step(Kind.TRY_LOCK_WAIT, 1, 0, Side.WRITE, 1000, WireFault.NONE)),
-
-    /** A thread's hold extended shorter, then longer, ends with its last lease: no renewal brings back an older one. */
-    EXTEND_SHORTER_THEN_LONGER(Needs.ANY_LOCK,
-            call(Kind.LOCK, Side.WRITE, 200, WireFault.NONE),
-            call(Kind.EXTEND, Side.WRITE, 150, WireFault.NONE),
-            call(Kind.EXTEND, Side.WRITE, 900, WireFault.NONE),
-            new Step(Kind.WAIT, 0, 0, Side.WRITE, 300, WireFault.NONE),
-            new Step(Kind.WAIT, 0, 0, Side.WRITE, 700, WireFault.NONE)),
-
-    /**
-     * A thread extends its hold while the watchdog holds a renewal it decided to send: the renewal
-     * may not land after the extend, cutting the key to the watchdog's lease under the holder.
-     */
-    RENEWAL_ON_ITS_WAY_DURING_AN_EXTEND(Needs.ANY_LOCK,
-            call(Kind.LOCK, Side.WRITE, 200, WireFault.NONE),
-            call(Kind.EXTEND, Side.WRITE, 1200, WireFault.RENEWAL_HELD),
-            new Step(Kind.WAIT, 0, 0, Side.WRITE, 300, WireFault.NONE),
-            call(Kind.UNLOCK, Side.WRITE, 0, WireFault.NONE)),
-
     /**
      * A refused extend (a negative lease) whose call waited for a renewal that never came, while the
      * hold's fixed lease ran out: the lock rightly holds nothing after it (read-write lock, seed
      * 1481431107980107976, found by a mutant hunt; a defect of the model).
      */
-    REFUSED_EXTEND_AS_A_FIXED_LEASE_RUNS_OUT(Needs.ANY_LOCK,
-            call(Kind.TRY_LOCK_LEASE, Side.WRITE, 350, WireFault.NONE),
+    REFUSED_EXTEND_AS_A_FIXED_LEASE_RUNS_OUT(HistoryNeeds.ANY_LOCK,
+            Step.ofA1(Kind.TRY_LOCK_LEASE, Side.WRITE, 350, WireFault.NONE),
             new Step(Kind.WAIT, 0, 0, Side.WRITE, 100, WireFault.NONE),
-            call(Kind.EXTEND, Side.WRITE, -2, WireFault.RENEWAL_HELD)),
+            Step.ofA1(Kind.EXTEND, Side.WRITE, -2, WireFault.RENEWAL_HELD)),
 
     /**
      * A reader re-enters with a longer fixed lease, the first lease runs out, one read is unlocked:
      * the read left lasts as the client believes, although another reader's renewal sweeps out
      * readers whose reads all ran out (read-write lock, seed 887277541832522629).
      */
-    READ_REENTERED_WITH_A_LONGER_LEASE(Needs.READ_SIDE,
-            call(Kind.LOCK_LEASE, Side.READ, 300, WireFault.NONE),
+    READ_REENTERED_WITH_A_LONGER_LEASE(HistoryNeeds.READ_SIDE,
+            Step.ofA1(Kind.LOCK_LEASE, Side.READ, 300, WireFault.NONE),
             new Step(Kind.LOCK, 1, 0, Side.READ, 200, WireFault.NONE),
-            call(Kind.LOCK_LEASE, Side.READ, 2000, WireFault.NONE),
+            Step.ofA1(Kind.LOCK_LEASE, Side.READ, 2000, WireFault.NONE),
             new Step(Kind.WAIT, 0, 0, Side.WRITE, 400, WireFault.NONE),
-            call(Kind.UNLOCK, Side.READ, 0, WireFault.NONE),
+            Step.ofA1(Kind.UNLOCK, Side.READ, 0, WireFault.NONE),
             new Step(Kind.WAIT, 0, 0, Side.WRITE, 300, WireFault.NONE),
-            call(Kind.UNLOCK, Side.READ, 0, WireFault.NONE)),
+            Step.ofA1(Kind.UNLOCK, Side.READ, 0, WireFault.NONE)),
 
     /**
      * A first hold taken with a fixed lease right after a lock call whose reply was lost, then forced:
      * the holder may believe in its lease until it ends (fair lock, seed -8703172003159120176 of
      * {@code lab explore-model --seed 6174}; a defect of the model, which took the hold for a renewed one).
      */
-    FIXED_LEASE_AFTER_A_LOST_REPLY_THEN_FORCED(Needs.ANY_LOCK,
-            call(Kind.TRY_LOCK_LEASE, Side.WRITE, 520, WireFault.LOST_REPLY),
-            call(Kind.TRY_LOCK_LEASE, Side.WRITE, 1300, WireFault.NONE),
+    FIXED_LEASE_AFTER_A_LOST_REPLY_THEN_FORCED(HistoryNeeds.ANY_LOCK,
+            Step.ofA1(Kind.TRY_LOCK_LEASE, Side.WRITE, 520, WireFault.LOST_REPLY),
+            Step.ofA1(Kind.TRY_LOCK_LEASE, Side.WRITE, 1300, WireFault.NONE),
             new Step(Kind.FORCE_UNLOCK, 1, 0, Side.WRITE, 0, WireFault.NONE),
             new Step(Kind.WAIT, 0, 0, Side.WRITE, 300, WireFault.NONE)),
-
-    /** A read hold extended shorter is shortened in Redis too: the hash keeps no longer lease than its readers'. */
-    READ_EXTENDED_SHORTER(Needs.READ_SIDE,
-            call(Kind.LOCK, Side.READ, 200, WireFault.NONE),
-            call(Kind.EXTEND, Side.READ, 150, WireFault.NONE),
-            new Step(Kind.WAIT, 0, 0, Side.WRITE, 100, WireFault.NONE),
-            new Step(Kind.WAIT, 0, 0, Side.WRITE, 700, WireFault.NONE)),
-
-    /**
-     * One thread holds a name alone and in a group at once; the group ends: the single hold must
-     * stay, renewed, and its count in Redis be the single's again.
-     */
-    ONE_NAME_ALONE_AND_IN_A_GROUP(Needs.SEVERAL_NAMES,
-            call(Kind.LOCK, Side.WRITE, 200, WireFault.NONE),
-            call(Kind.LOCK, Side.GROUP, 200, WireFault.NONE),
-            new Step(Kind.TRY_LOCK, 1, 0, Side.WRITE, 0, WireFault.NONE),
-            call(Kind.UNLOCK, Side.GROUP, 0, WireFault.NONE),
-            new Step(Kind.WAIT, 0, 0, Side.WRITE, 900, WireFault.NONE),
-            call(Kind.UNLOCK, Side.WRITE, 0, WireFault.NONE)),
-
-    /**
-     * One thread holds a name alone, with a lease longer than the watchdog's, and in a group: the
-     * group's renewals may not cut the name to the group's lease under the single hold.
-     */
-    A_LONGER_LEASE_UNDER_A_GROUP(Needs.SEVERAL_NAMES,
-            call(Kind.LOCK_LEASE, Side.WRITE, 1200, WireFault.NONE),
-            call(Kind.LOCK, Side.GROUP, 200, WireFault.NONE),
-            new Step(Kind.WAIT, 0, 0, Side.WRITE, 300, WireFault.NONE),
-            call(Kind.UNLOCK, Side.GROUP, 0, WireFault.NONE),
-            call(Kind.UNLOCK, Side.WRITE, 0, WireFault.NONE)),
 
     /**
      * A thread holds a name alone with a fixed lease and is inside its group's lock call when another
      * client forces the name: the group's outcome says nothing of the single hold, whose lock learns of
      * the loss on its own (multi-lock, seed -6175383731629435587, a model error).
      */
-    FORCED_BESIDE_THE_OWNERS_GROUP_CALL(Needs.SEVERAL_NAMES,
-            call(Kind.LOCK_LEASE, Side.WRITE, 900, WireFault.NONE),
-            call(Kind.CONTEND, Side.GROUP, 570, WireFault.NONE),
+    FORCED_BESIDE_THE_OWNERS_GROUP_CALL(HistoryNeeds.SEVERAL_NAMES,
+            Step.ofA1(Kind.LOCK_LEASE, Side.WRITE, 900, WireFault.NONE),
+            Step.ofA1(Kind.CONTEND, Side.GROUP, 570, WireFault.NONE),
             new Step(Kind.FORCE_UNLOCK, 1, 0, Side.WRITE, 0, WireFault.NONE),
             new Step(Kind.WAIT, 0, 0, Side.WRITE, 1200, WireFault.NONE)),
 
@@ -229,8 +169,8 @@ public enum KnownHistories {
      * group's (multi-lock, seed 4223455610646171897 of {@code lab explore-model --seed 1729}; a
      * defect of the model).
      */
-    GROUP_GRANTED_AS_ITS_NAME_IS_FORCED(Needs.SEVERAL_NAMES,
-            call(Kind.CONTEND, Side.GROUP, 820, WireFault.NONE),
+    GROUP_GRANTED_AS_ITS_NAME_IS_FORCED(HistoryNeeds.SEVERAL_NAMES,
+            Step.ofA1(Kind.CONTEND, Side.GROUP, 820, WireFault.NONE),
             new Step(Kind.FORCE_UNLOCK, 2, 0, Side.WRITE, 0, WireFault.NONE),
             new Step(Kind.WAIT, 0, 0, Side.WRITE, 300, WireFault.NONE)),
 
@@ -239,40 +179,28 @@ public enum KnownHistories {
      * single hold's renewals keep the name's field, so the group's share of its count must be taken
      * off at once (multi-lock, seed -3002845080847997070: Redis kept 2 where the client believed 1).
      */
-    GROUP_LEASE_RUNS_OUT_ON_A_NAME_HELD_ALONE_TOO(Needs.SEVERAL_NAMES,
-            call(Kind.TRY_LOCK_WAIT, Side.GROUP, 200, WireFault.NONE),
-            call(Kind.TRY_LOCK_WAIT, Side.WRITE, 200, WireFault.NONE),
-            call(Kind.EXTEND, Side.GROUP, 600, WireFault.NONE),
+    GROUP_LEASE_RUNS_OUT_ON_A_NAME_HELD_ALONE_TOO(HistoryNeeds.SEVERAL_NAMES,
+            Step.ofA1(Kind.TRY_LOCK_WAIT, Side.GROUP, 200, WireFault.NONE),
+            Step.ofA1(Kind.TRY_LOCK_WAIT, Side.WRITE, 200, WireFault.NONE),
+            Step.ofA1(Kind.EXTEND, Side.GROUP, 600, WireFault.NONE),
             new Step(Kind.WAIT, 0, 0, Side.WRITE, 900, WireFault.NONE),
             new Step(Kind.WAIT, 0, 0, Side.WRITE, 300, WireFault.NONE));
 
-    /** What a history needs of the lock it plays on. */
-    private enum Needs { ANY_LOCK, READ_SIDE, SEVERAL_NAMES }
-
-    private final Needs needs;
+    private final HistoryNeeds needs;
     private final List<Step> steps;
 
-    KnownHistories(Needs needs, Step... steps) {
+    KnownHistories(HistoryNeeds needs, Step... steps) {
         this.needs = needs;
         this.steps = List.of(steps);
     }
 
     /** Whether the history applies to a lock set up as {@code setup}: it may need a read side, or several names. */
     public boolean appliesTo(ModelSetup setup) {
-        return switch (needs) {
-            case ANY_LOCK -> true;
-            case READ_SIDE -> setup.readWrite();
-            case SEVERAL_NAMES -> setup.severalNames();
-        };
+        return needs.metBy(setup);
     }
 
     /** The steps, played as they are. */
     public List<Step> steps() {
         return steps;
-    }
-
-    /** A call of owner A1. */
-    private static Step call(Kind kind, Side side, long millis, WireFault fault) {
-        return new Step(kind, 0, 0, side, millis, fault);
     }
 }

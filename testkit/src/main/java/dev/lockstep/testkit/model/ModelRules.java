@@ -115,9 +115,9 @@ final class ModelRules {
         boolean unheard = expected > 0 && stored > expected && stored <= expected + owner.unheardGrants;
         // A group hold of the same owner that ended on its own still counts on the modelled name until given back.
         Long groupDeparts = side == Side.WRITE && setup.severalNames()
-                ? model.departingDeadline(model.field(c, t, Side.GROUP)) : null;
+                ? model.departures().deadline(model.field(c, t, Side.GROUP)) : null;
         boolean givingBack = groupDeparts != null && now <= groupDeparts && stored > expected;
-        if (stored != expected && !unheard && !givingBack && !(expected == 0 && model.departingDeadline(field) != null)) {
+        if (stored != expected && !unheard && !givingBack && !(expected == 0 && model.departures().deadline(field) != null)) {
             broken.add(new Violation("model-vs-redis", name + ": the model says " + expected + " holds, Redis stores " + (stored < 0 ? "no majority"
                     : stored) + " in field " + field + " " + redis));
         }
@@ -151,7 +151,7 @@ final class ModelRules {
             if (heldByModel(field, now)) {
                 continue;
             }
-            Long deadline = model.departingDeadline(field);
+            Long deadline = model.departures().deadline(field);
             Optional<Step> refused = refusedUnderFault(field);
             if (refused.isPresent() && (deadline == null || now > deadline)) {
                 broken.add(new Violation("refused-but-granted", refused.get() + " returned false, yet Redis still stores a "
@@ -166,7 +166,7 @@ final class ModelRules {
                         + " unlock, loss or client is past)")));
             }
         }
-        model.forgetDeparted(now);
+        model.departures().forgetPast(now, model.leaseNanos());
     }
 
     /** The name of the current owner whose field is {@code field}, if any. */

@@ -3,9 +3,7 @@ package dev.lockstep.testkit.model;
 import dev.lockstep.Guarantee;
 import dev.lockstep.testkit.model.Step.Side;
 import java.util.ArrayList;
-import java.util.HashMap;
 import java.util.List;
-import java.util.Map;
 import java.util.Optional;
 import java.util.function.Function;
 
@@ -43,8 +41,7 @@ final class ReferenceModel {
     private final ModelSetup setup;
     private final Function<Integer, String[]> clientFields;
     private final OwnerModel[][][] owners = new OwnerModel[ModelSetup.CLIENTS][ModelSetup.OWNERS][ModelSetup.SIDES];
-    /** Redis fields that nobody holds any more, and by when (nanoTime) they must be gone. */
-    private final Map<String, Long> departing = new HashMap<>();
+    private final Departures departures = new Departures();
 
     /** A model of a lock set up as {@code setup}; {@code clientFields} gives client slot c's owner fields, by thread. */
     ReferenceModel(ModelSetup setup, Function<Integer, String[]> clientFields) {
@@ -120,7 +117,7 @@ final class ReferenceModel {
         if (owner.surelyHolds()) {
             owner.unheardGrants++;
         } else {
-            departing.merge(field(client, thread, side), now + leaseNanos(), Math::max);
+            departures.depart(field(client, thread, side), now + leaseNanos());
         }
     }
 
@@ -130,7 +127,7 @@ final class ReferenceModel {
         if (owner.mayHold()) {
             // An explicit lease longer than the bound keeps the field in Redis until it runs out.
             long end = Math.max(now + within, owner.leaseEndBound + ModelSetup.SLACK.toNanos());
-            departing.merge(field(client, thread, side), end, Math::max);
+            departures.depart(field(client, thread, side), end);
         }
         owner.lostAt = now;
         owner.lossSignalled = false;
@@ -211,15 +208,10 @@ final class ReferenceModel {
                     + owner));
         }
         if (excused && holdCount == 0 && owner.mayHold()) {
-            departing.merge(field(client, thread, side), now + leaseNanos(), Math::max);
+            departures.depart(field(client, thread, side), now + leaseNanos());
         }
         owner.settle(holdCount);
         return Optional.empty();
-    }
-
-    /** {@code field}, which no owner the model follows holds, must be gone from Redis by {@code deadline} (nanoTime). */
-    void departs(String field, long deadline) {
-        departing.merge(field, deadline, Math::max);
     }
 
     /**
@@ -235,14 +227,10 @@ final class ReferenceModel {
         return by;
     }
 
-    /** By when (nanoTime) {@code field}, which nobody holds any more, must be gone from Redis; null when not departing. */
-    Long departingDeadline(String field) {
-        return departing.get(field);
-    }
 
-    /** Forgets the departing fields whose deadline passed a lease ago: their checks are done. */
-    void forgetDeparted(long now) {
-        departing.values().removeIf(deadline -> now > deadline + leaseNanos());
+    /** The fields that must leave Redis, and by when. */
+    Departures departures() {
+        return departures;
     }
 
     /** The sides this lock has. */

@@ -91,6 +91,11 @@ public record Step(Kind kind, int client, int thread, Side side, long millis, Wi
         RENEWAL_HELD
     }
 
+    /** A call of owner A1 (client A, thread 1), as the replayed histories write most of their steps. */
+    static Step ofA1(Kind kind, Side side, long millis, WireFault fault) {
+        return new Step(kind, 0, 0, side, millis, fault);
+    }
+
     /** The owner's name as timelines show it: client letter and thread number, e.g. {@code A1}. */
     public String owner() {
         return ownerName(client, thread);
