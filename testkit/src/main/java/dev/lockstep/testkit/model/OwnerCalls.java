@@ -53,8 +53,8 @@ final class OwnerCalls {
     /**
      * {@code body} while the client's watchdog holds a renewal it decided to send, unsent: let go
      * once the call returned or blocks waiting for it, or after {@link #HELD_AT_MOST}. A renewal is
-     * due every third of a lease; none within half a lease (the client renews nothing) and the call
-     * runs plainly.
+     * due every third of a lease; none within half the model's one-lease bound (the lease and its
+     * slack: the client renews nothing) and the call runs plainly.
      */
     private static Object withRenewalHeld(RunContext run, Step step, Callable<Object> body) {
         HeldSends redis = run.clients().sends(step.client());
