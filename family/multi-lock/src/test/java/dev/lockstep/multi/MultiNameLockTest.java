@@ -95,8 +95,10 @@ class MultiNameLockTest extends SingleNodeTest {
                     () -> hash("earlier").size() == 1 && waiter.thread().getState() == Thread.State.TIMED_WAITING);
             waiter.thread().interrupt();
             assertThrows(InterruptedException.class, () -> LockThread.get(waiting, BOUND));
-            assertEquals(Map.of(), hash("earlier"), "the earlier part is given back");
             assertFalse(waiter.call(whole::isHeldByCurrentThread));
+            // On a virtual thread the interrupt may instead close the socket under the next round's take of the
+            // earlier part: that grant's outcome is unknown, and the client's give-back thread undoes it soon after.
+            Await.until("the earlier part is given back", BOUND, () -> hash("earlier").isEmpty());
             holder.run(() -> theirs.get("later").unlock());
         }
     }
