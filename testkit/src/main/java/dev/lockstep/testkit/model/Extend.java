@@ -56,7 +56,7 @@ final class Extend {
         run.log().note(actor, Kind.NOTE, step + " -> " + OwnerCalls.describe(outcome));
         boolean closedClient = held != null && held.clientClosed;
         if (step.millis() < SHORTEST_LEASE_MILLIS || closedClient) {
-            return refusedAtTheCall(run, step, outcome, steady ? before : -2, closedClient);
+            return refusedAtTheCall(run, step, outcome, steady ? before : -2, closedClient, owner, sent);
         }
         if (Boolean.TRUE.equals(outcome)) {
             if (!owner.mayHold() && !owner.beliefUnknown) {
@@ -101,10 +101,11 @@ final class Extend {
 
     /**
      * A lease under the minimum, or a closed client's handle: the call must throw before anything is
-     * sent, and leave what the owner believed ({@code before}, -2 when something else may change it) as it was.
+     * sent, and leave what the owner believed ({@code before}, -2 when something else may change it) as it was,
+     * unless a stall of the machine noticed since the call was {@code sent} shook the {@code owner}.
      */
     private static Optional<Violation> refusedAtTheCall(RunContext run, Step step, Object outcome, int before,
-                                                        boolean closedClient) {
+                                                        boolean closedClient, OwnerModel owner, long sent) {
         int c = step.client();
         int t = step.thread();
         boolean refused = closedClient ? outcome instanceof IllegalStateException
@@ -117,7 +118,9 @@ final class Extend {
         }
         Side side = Step.isHandle(t) ? run.held(c, t).side : step.side();
         int after = belief(run, c, t, side);
-        if (before != -2 && after != before) {
+        // A stall noticed meanwhile may have starved the renewals: the hold may then be lost, told or not.
+        boolean stalledMeanwhile = owner.shakenUntil > sent;
+        if (before != -2 && after != before && !stalledMeanwhile) {
             return Optional.of(new Violation("refused-extend-changed", step + " was refused at the call (" + why
                     + "), yet the owner's hold count went from " + before + " to " + after
                     + (Step.isHandle(t) ? " (isValid() " + (before > 0) + " -> " + (after > 0) + ")" : "")));
