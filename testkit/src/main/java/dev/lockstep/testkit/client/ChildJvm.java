@@ -38,7 +38,7 @@ public final class ChildJvm implements AutoCloseable {
         this.who = who;
         Path java = Path.of(System.getProperty("java.home"), "bin", "java");
         List<String> command = new ArrayList<>(List.of(java.toString(),
-                "-XX:TieredStopAtLevel=1", "-Xshare:auto", "-Xmx" + heapMegabytes + "m",
+                "-XX:TieredStopAtLevel=1", "-XX:+UseSerialGC", "-Xshare:auto", "-Xmx" + heapMegabytes + "m",
                 "-cp", System.getProperty("java.class.path")));
         command.addAll(properties);
         command.add(main.getName());
