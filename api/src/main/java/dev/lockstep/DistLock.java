@@ -110,7 +110,8 @@ public interface DistLock extends Lock {
      * @throws NullPointerException          when {@code lease} is null
      * @throws IllegalArgumentException      when {@code lease} is outside 10 ms to 365 days
      * @throws IllegalMonitorStateException  when this thread does not hold the lock, or Redis no longer has its hold
-     * @throws LeaseLostException            when this thread's hold was lost before the call
+     * @throws LeaseLostException            when this thread's hold was lost before the call, or while it was on its
+     *                                       way (the old lease ran out before the reply: the new one is given back)
      * @throws UnsupportedOperationException when the stage cannot tell its holder's key from another's (stage 1)
      * @throws IllegalStateException         when this lock's {@link Locks} is closed
      * @throws RedisUnreachableException     when Redis does not answer; the lease may or may not be set

@@ -43,7 +43,8 @@ public interface LockHold extends AutoCloseable {
      * @throws NullPointerException           when {@code lease} is null
      * @throws IllegalArgumentException       when {@code lease} is outside 10 ms to 365 days
      * @throws IllegalMonitorStateException   when the hold was released, or Redis no longer has it
-     * @throws LeaseLostException             when the hold was lost before the call
+     * @throws LeaseLostException             when the hold was lost before the call, or while it was on its way
+     *                                        (the old lease ran out before the reply: the new one is given back)
      * @throws UnsupportedOperationException  when the stage cannot tell its holder's key from another's (stage 1)
      * @throws RedisUnreachableException      when Redis does not answer; the lease may or may not be set
      */

@@ -16,6 +16,7 @@ import dev.lockstep.v6.FanOut.Request;
 import dev.lockstep.v6.FanOut.WhenLate;
 import java.time.Duration;
 import java.util.Comparator;
+import java.util.Collections;
 import java.util.List;
 import java.util.concurrent.ThreadLocalRandom;
 import java.util.concurrent.TimeUnit;
@@ -146,7 +147,8 @@ final class QuorumLock extends AbstractDistLock {
     @Override
     protected void extendHold(Lease lease) {
         String owner = threadOwner();
-        holds.extend(lease, () -> renew(owner, lease.millis()));
+        holds.extend(lease, () -> renew(owner, lease.millis()), () -> fanOut.tell(Collections.nCopies(fanOut.size(), true),
+                new Request(owner, UNLOCK, List.of(key(), channel), List.of(owner, RedissonLayout.RELEASED, "1"))));
     }
 
     @Override

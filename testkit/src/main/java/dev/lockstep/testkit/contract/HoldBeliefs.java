@@ -2,6 +2,7 @@ package dev.lockstep.testkit.contract;
 
 import dev.lockstep.DistLock;
 import dev.lockstep.Guarantee;
+import dev.lockstep.LeaseLostException;
 import dev.lockstep.LockHold;
 import dev.lockstep.LockOptions;
 import dev.lockstep.Locks;
@@ -62,6 +63,36 @@ public interface HoldBeliefs extends StageUnderTest {
             assertTrue(holder.call(lock::isHeldByCurrentThread));
             holder.run(lock::unlock);
         }
+    }
+
+    /**
+     * An extend sent just before the hold's own deadline and answered after it: the hold is lost by
+     * then (its holder may have been told), so the extend throws and leaves no lease in Redis for nobody.
+     */
+    @Test
+    default void anExtendAnsweredPastTheDeadlineLeavesNoLeaseBehind() throws Exception {
+        assumeTrue(claims(Guarantee.LEASE_LOSS_SIGNAL), "the stage keeps no deadline of its own");
+        assumeFalse(stage().multiNode(), "a quorum stage sends to its nodes past a client's command executor");
+        assumeTrue(security() == ServerSecurity.NONE, "plays alike on any transport: the plain run plays it");
+        HeldSends redis = closedAfterTest(HeldSends.to(nodes().get(0).address()));
+        Locks client = closedAfterTest(stage().open(redis, LockOptions.defaults()));
+        DistLock rival = open().get("extended-late");
+        // A lease of 2 s leaves 102 ms between the hold's own deadline and the key's expiry: the extend runs there.
+        LockHold hold = client.get("extended-late").tryAcquire(Duration.ZERO, Duration.ofSeconds(2)).orElseThrow();
+        try (LockThread extender = new LockThread("extender")) {
+            redis.holdNext(thread -> thread == extender.thread());
+            Future<Object> extended = extender.submit(() -> {
+                hold.extend(Duration.ofSeconds(30));
+                return null;
+            });
+            assertTrue(redis.awaitHeld(BOUNDED), "the extend was never sent");
+            Await.until("the hold's own deadline passed", BOUNDED, () -> !hold.isValid());
+            redis.letGo();
+            assertThrows(LeaseLostException.class, () -> LockThread.get(extended, BOUNDED),
+                    "an extend answered after the hold's deadline");
+        }
+        assertTrue(rival.tryLock(Duration.ofSeconds(3), null), "Redis kept the late extend's 30 s lease for nobody");
+        rival.unlock();
     }
 
     /** An extend refused before anything is sent (a bad lease, a closed client) leaves the hold as valid as it was. */

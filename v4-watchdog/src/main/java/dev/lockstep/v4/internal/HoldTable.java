@@ -125,8 +125,11 @@ public final class HoldTable {
         }
     }
 
-    /** Sets the calling thread's lease with {@code set} (true: set, false: not ours, an exception: unknown); no renewals after. */
-    public void extend(Lease lease, BooleanSupplier set) {
+    /**
+     * Sets the calling thread's lease with {@code set} (true: set, false: not ours, an exception: unknown); no
+     * renewals after. A lease set after the old one ran out here is undone with {@code giveBack}: the loss stands.
+     */
+    public void extend(Lease lease, BooleanSupplier set, Runnable giveBack) {
         Hold hold = byThread.get(Caller.currentId());
         if (hold != null) {
             hold.loseIfPastDeadline();
@@ -147,6 +150,13 @@ public final class HoldTable {
         }
         if (!ours) {
             hold.lose("an extend found this owner's field gone from Redis");
+            throw new LeaseLostException(loss(hold));
+        }
+        // The old lease ran out here while the call was on its way: the hold is lost, maybe told so already, and
+        // Redis must not keep the new lease for nobody.
+        hold.loseIfPastDeadline();
+        if (hold.lostAt() != null) {
+            giveBackLater(giveBack);
             throw new LeaseLostException(loss(hold));
         }
         hold.leaseUntil(Math.min(renewalMayLeave, LeaseClock.deadline(sent, lease)));

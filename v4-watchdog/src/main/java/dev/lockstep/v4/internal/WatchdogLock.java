@@ -132,7 +132,7 @@ public class WatchdogLock extends AbstractDistLock {
     @Override
     protected final void extendHold(Lease lease) {
         String owner = threadOwner();
-        holds.extend(lease, () -> renew(owner, lease.millis()));
+        holds.extend(lease, () -> renew(owner, lease.millis()), () -> giveBackQuietly(owner));
     }
 
     /**
