@@ -10,7 +10,11 @@ import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.ArrayList;
 import java.util.Arrays;
+import java.util.HashMap;
+import java.util.HashSet;
 import java.util.List;
+import java.util.Locale;
+import java.util.Map;
 import java.util.NoSuchElementException;
 import java.util.Set;
 import java.util.regex.Matcher;
@@ -20,10 +24,11 @@ import org.junit.jupiter.api.Test;
 
 /**
  * The docs' links and commands work from a fresh clone: every relative link names a file that is
- * there, and every command, in a shell block or quoted in the text, names modules, lab stages and scenarios,
+ * there (and a heading on it, when it names one), and every command, in a shell block or quoted in the text, names modules, lab stages and scenarios,
  * benchmark classes and files that exist. Nothing is run: a command that parses and points at
  * real things is what this checks. And the figures they quote from the committed results are
  * those results: the scoreboard rows, the benchmark figures and the lab runs' times and counts.
+ * Each lesson keeps to 1,500 words outside its code blocks and shows a timeline the lab drew.
  */
 class DocsTest {
 
@@ -37,6 +42,13 @@ class DocsTest {
     private static final Pattern MODULES = Pattern.compile("-pl\\s+(\\S+)");
     private static final Pattern LAB_RUN = Pattern.compile("lockstep-lab\\.jar\\s+run\\s+(\\S+)\\s+(\\S+)");
     private static final Pattern BENCH_CLASS = Pattern.compile("benchmarks\\.jar\\s+(dev\\.lockstep\\.bench\\.\\w+)");
+    private static final Pattern CODE_BLOCK = Pattern.compile("```.*?```", Pattern.DOTALL);
+    private static final Pattern HEADING = Pattern.compile("(?m)^#{1,6}\\s+(.*?)\\s*#*\\s*$");
+    private static final Pattern NAMED_ANCHOR = Pattern.compile("<a\\s+(?:id|name)=\"([^\"]+)\"");
+    /** A picture of a run: a timeline the lab drew, as an SVG. */
+    private static final Pattern TIMELINE_PICTURE = Pattern.compile("!\\[[^\\]]*\\]\\([^)\\s]+\\.svg\\)");
+    /** The most a lesson may say, outside its code blocks. */
+    private static final int LESSON_WORDS = 1500;
     private static final Pattern RESULTS_FILE = Pattern.compile("\\b((?:bench|docs)/results/[\\w.+/-]+\\.json)\\b");
 
     @Test
@@ -108,6 +120,74 @@ class DocsTest {
         }
         assertEquals(List.of(), figures.problems(), "quoted figures that the committed results no longer give");
         System.out.printf("DocsTest: %d quoted figures checked against the committed results%n", figures.figures());
+    }
+
+    @Test
+    void everyAnchorNamesAHeadingOfItsPage() {
+        List<String> broken = new ArrayList<>();
+        Map<Path, Set<String>> anchors = new HashMap<>();
+        int checked = 0;
+        for (Path page : pages()) {
+            Matcher link = LINK.matcher(read(page));
+            while (link.find()) {
+                String target = link.group(1);
+                int hash = target.indexOf('#');
+                if (target.matches("^[a-z]+:.*") || hash < 0) {
+                    continue;
+                }
+                Path file = hash == 0 ? page : page.getParent().resolve(target.substring(0, hash)).normalize();
+                if (!file.toString().endsWith(".md") || !Files.exists(file)) {
+                    continue;
+                }
+                checked++;
+                if (!anchors.computeIfAbsent(file, DocsTest::anchorsOf).contains(target.substring(hash + 1))) {
+                    broken.add(ROOT.relativize(page) + ": " + target);
+                }
+            }
+        }
+        assertEquals(List.of(), broken, "links to a heading that is not on the page");
+        System.out.printf("DocsTest: %d links to headings checked%n", checked);
+    }
+
+    @Test
+    void everyLessonKeepsToItsWordsAndShowsItsTimeline() {
+        List<String> problems = new ArrayList<>();
+        List<Path> lessons = new ArrayList<>(lessons());
+        lessons.add(ROOT.resolve("beyond/README.md"));
+        for (Path lesson : lessons) {
+            String text = read(lesson);
+            int words = CODE_BLOCK.matcher(text).replaceAll(" ").trim().split("\\s+").length;
+            if (words > LESSON_WORDS) {
+                problems.add(ROOT.relativize(lesson) + ": " + words + " words outside code blocks, over " + LESSON_WORDS);
+            }
+            if (!TIMELINE_PICTURE.matcher(text).find()) {
+                problems.add(ROOT.relativize(lesson) + ": shows no timeline picture");
+            }
+        }
+        assertEquals(List.of(), problems, "lessons over their word limit or without their picture");
+    }
+
+    /**
+     * The anchors GitHub gives {@code page}: each heading lowercased, its links and code marks
+     * reduced to their text, punctuation dropped and spaces turned to hyphens (a repeated one
+     * numbered), and any {@code <a id>} or {@code <a name>}.
+     */
+    private static Set<String> anchorsOf(Path page) {
+        String text = read(page);
+        Set<String> anchors = new HashSet<>();
+        Map<String, Integer> seen = new HashMap<>();
+        Matcher heading = HEADING.matcher(CODE_BLOCK.matcher(text).replaceAll(""));
+        while (heading.find()) {
+            String slug = heading.group(1).replaceAll("\\[([^\\]]*)\\]\\([^)]*\\)", "$1").replaceAll("<[^>]+>|`", "")
+                    .toLowerCase(Locale.ROOT).replaceAll("[^\\p{L}\\p{N}_\\- ]", "").replace(' ', '-');
+            int before = seen.merge(slug, 1, Integer::sum) - 1;
+            anchors.add(before == 0 ? slug : slug + "-" + before);
+        }
+        Matcher named = NAMED_ANCHOR.matcher(text);
+        while (named.find()) {
+            anchors.add(named.group(1));
+        }
+        return anchors;
     }
 
     /** The lessons that show a stage's scoreboard row: each stage's, and each lock of the family's. */
