@@ -25,11 +25,10 @@ import java.util.regex.Pattern;
  *   <li>{@code <!-- figure: bench/results/quick.json EXPRESSION -->3.1x}: the number right after the
  *       marker is {@link FigureExpression EXPRESSION} on that file, rounded to the decimals quoted
  *       (a {@code %} after it reads the value in hundredths);</li>
- *   <li>{@code <!-- figure: docs/results/STAGE/SCENARIO.md -->} on a line of its own: every time
- *       and count in the block after it (up to the next blank line) occurs in that lab page, whose
- *       timeline and verdict hold the run's figures. A time is a number before {@code ms} or after
- *       {@code at}, a count a number in {@code N of M} or after {@code fair share is}. Numbers the
- *       page cannot show (the scenario's settings, a difference of two times) are listed after
+ *   <li>{@code <!-- figure: docs/results/STAGE/SCENARIO.md -->} on a line of its own: every number
+ *       in the block after it (up to the next blank line), whatever its shape (a time, a count, a
+ *       rate), occurs in that lab page, whose timeline and verdict hold the run's figures; a stage's
+ *       number and a list item's are not figures. Numbers the page cannot show (the scenario's settings, a difference of two times) are listed after
  *       {@code besides}: {@code <!-- figure: docs/results/v4-watchdog/long-critical-section.md besides 300 100 (settings) -->}.</li>
  * </ul>
  */
@@ -42,11 +41,12 @@ final class QuotedFigures {
             "<!-- figure: (docs/results/[\\w.+-]+/[\\w.+-]+\\.md)(?: besides ([^>]*))? -->\\n((?:[^\\n]+\\n?)+)");
     /** A number, commas dropped first: not part of a name such as {@code v3} or {@code w8}. */
     private static final Pattern NUMBER = Pattern.compile("(?<![\\w.])\\d+(?:\\.\\d+)?");
-    /** A run's time or count in prose: what {@link #NUMBER}s of a block are checked. */
-    private static final Pattern RUN_FIGURE = Pattern.compile(
-            "(?<![\\w.])\\d+(?:\\.\\d+)?(?: (?:to|and) \\d+)? ?ms\\b|\\bat \\d+\\b|\\b\\d+ of (?:the )?\\d+\\b|fair share is \\d+");
-    /** What a block may name but is no figure: link targets, and the markers themselves. */
-    private static final Pattern NOT_PROSE = Pattern.compile("\\]\\([^)]*\\)|<!--.*?-->");
+    /**
+     * What a block may name but is no figure: link targets, the markers themselves, a stage by its
+     * number, and the number of an item in a list.
+     */
+    private static final Pattern NOT_PROSE = Pattern.compile(
+            "\\]\\([^)]*\\)|<!--.*?-->|(?i)\\bstages? \\d+(?:(?:,| to| and| or) \\d+)*|(?m)^\\s*\\d+\\.\\s");
 
     private final Path root;
     private final Map<String, Results> benchResults = new HashMap<>();
@@ -110,7 +110,7 @@ final class QuotedFigures {
         }
         Set<String> besides = numbers(run.group(2) == null ? "" : run.group(2));
         String prose = NOT_PROSE.matcher(withoutThousands(run.group(3))).replaceAll(" ");
-        Matcher figure = RUN_FIGURE.matcher(prose);
+        Matcher figure = NUMBER.matcher(prose);
         while (figure.find()) {
             for (String number : numbers(figure.group())) {
                 figures++;
