@@ -28,7 +28,8 @@ import org.junit.jupiter.api.Test;
  * benchmark classes and files that exist. Nothing is run: a command that parses and points at
  * real things is what this checks. And the figures they quote from the committed results are
  * those results: the scoreboard rows, the benchmark figures and the lab runs' times and counts.
- * Each lesson keeps to 1,500 words outside its code blocks and comments, and shows a timeline the lab drew.
+ * Each lesson keeps to 1,500 words outside its code blocks and comments, and shows a timeline the lab drew;
+ * every timeline the docs print as text is cut from a committed lab run.
  */
 class DocsTest {
 
@@ -44,6 +45,9 @@ class DocsTest {
     private static final Pattern BENCH_CLASS = Pattern.compile("benchmarks\\.jar\\s+(dev\\.lockstep\\.bench\\.\\w+)");
     private static final Pattern CODE_BLOCK = Pattern.compile("```.*?```", Pattern.DOTALL);
     private static final Pattern HEADING = Pattern.compile("(?m)^#{1,6}\\s+(.*?)\\s*#*\\s*$");
+    private static final Pattern TEXT_BLOCK = Pattern.compile("```text\\n(.*?)```", Pattern.DOTALL);
+    /** The first line of a timeline as the lab prints it: the time column, then the lanes. */
+    private static final Pattern TRACE_HEADER = Pattern.compile(" +ms {2,}\\S");
     private static final Pattern NAMED_ANCHOR = Pattern.compile("<a\\s+(?:id|name)=\"([^\"]+)\"");
     /** A picture of a run: a timeline the lab drew, as an SVG. */
     private static final Pattern TIMELINE_PICTURE = Pattern.compile("!\\[[^\\]]*\\]\\([^)\\s]+\\.svg\\)");
@@ -168,6 +172,40 @@ class DocsTest {
             }
         }
         assertEquals(List.of(), problems, "lessons over their word limit or without their picture");
+    }
+
+    @Test
+    void everyTraceIsCutFromACommittedRun() {
+        Set<String> committed = new HashSet<>();
+        try (Stream<Path> results = Files.walk(ROOT.resolve("docs/results"))) {
+            results.filter(path -> path.toString().endsWith(".md"))
+                    .forEach(page -> read(page).lines().map(DocsTest::traceLine).forEach(committed::add));
+        } catch (IOException e) {
+            throw new UncheckedIOException(e);
+        }
+        List<String> stale = new ArrayList<>();
+        int traces = 0;
+        for (Path page : pages()) {
+            Matcher block = TEXT_BLOCK.matcher(read(page));
+            while (block.find()) {
+                if (!TRACE_HEADER.matcher(block.group(1)).lookingAt()) {
+                    continue;
+                }
+                traces++;
+                block.group(1).lines().map(DocsTest::traceLine)
+                        .filter(line -> !line.isBlank() && !line.equals("..."))
+                        .filter(line -> !committed.contains(line))
+                        .findFirst()
+                        .ifPresent(line -> stale.add(ROOT.relativize(page) + ": " + line.strip()));
+            }
+        }
+        assertEquals(List.of(), stale, "trace lines that no committed lab run has");
+        System.out.printf("DocsTest: %d traces checked against the committed runs%n", traces);
+    }
+
+    /** A line of a trace as a lab page and a doc both write it: no trailing spaces, a verdict without its bold. */
+    private static String traceLine(String line) {
+        return line.stripTrailing().replaceFirst("^\\*\\*(VIOLATION|OK):\\*\\*", "$1:").replaceFirst("^ +\\.\\.\\.$", "...");
     }
 
     /**
