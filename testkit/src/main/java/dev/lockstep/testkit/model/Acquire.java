@@ -118,7 +118,11 @@ final class Acquire {
         // A loss the lock signalled during the call, while it holds after it, was of an earlier hold: the call
         // found that hold past its deadline and took the lock afresh (v4, seed 9100595222066023572 of lab
         // explore-model --seed 314159, on a machine at load 25).
-        boolean earlierHoldLost = owner.lossSignalled && run.holdCount(c, t, step.side()) > 0;
+        // A re-entry that comes back as a first hold found its hold gone and took the lock afresh, whether or not the
+        // loss signal, which runs on the lock's own thread, has reached the model yet (v5, seed -7072385382549499864 of lab
+        // explore-model --seed 31337: replayed, it broke unlock-accepted before this and keeps every check after).
+        boolean freshAfterLoss = Boolean.TRUE.equals(outcome) && attempt.reentry() && run.holdCount(c, t, step.side()) == 1;
+        boolean earlierHoldLost = freshAfterLoss || owner.lossSignalled && run.holdCount(c, t, step.side()) > 0;
         if (Boolean.TRUE.equals(outcome) && owner.lostAt > attempt.start() && !earlierHoldLost) {
             // Granted while waiting in the background, then lost to a forceUnlock, a stall or a close that came after.
             owner.granted(attempt.start());
