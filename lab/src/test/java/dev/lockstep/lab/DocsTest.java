@@ -47,7 +47,7 @@ class DocsTest {
     private static final Pattern HEADING = Pattern.compile("(?m)^#{1,6}\\s+(.*?)\\s*#*\\s*$");
     private static final Pattern TEXT_BLOCK = Pattern.compile("```text\\n(.*?)```", Pattern.DOTALL);
     /** The first line of a timeline as the lab prints it: the time column, then the lanes. */
-    private static final Pattern TRACE_HEADER = Pattern.compile(" +ms {2,}\\S");
+    private static final Pattern TRACE_HEADER = Pattern.compile("(?m)^ +ms {2,}\\S");
     private static final Pattern NAMED_ANCHOR = Pattern.compile("<a\\s+(?:id|name)=\"([^\"]+)\"");
     /** A picture of a run: a timeline the lab drew, as an SVG. */
     private static final Pattern TIMELINE_PICTURE = Pattern.compile("!\\[[^\\]]*\\]\\([^)\\s]+\\.svg\\)");
@@ -188,11 +188,12 @@ class DocsTest {
         for (Path page : pages()) {
             Matcher block = TEXT_BLOCK.matcher(read(page));
             while (block.find()) {
-                if (!TRACE_HEADER.matcher(block.group(1)).lookingAt()) {
+                Matcher header = TRACE_HEADER.matcher(block.group(1));
+                if (!header.find()) {
                     continue;
                 }
                 traces++;
-                block.group(1).lines().map(DocsTest::traceLine)
+                block.group(1).substring(header.start()).lines().map(DocsTest::traceLine)
                         .filter(line -> !line.isBlank() && !line.equals("..."))
                         .filter(line -> !committed.contains(line))
                         .findFirst()
