@@ -174,6 +174,8 @@ final class Acquire {
             return settled;
         }
         run.log().note(actor, Kind.NOTE, what + " -> threw, outcome unknown: " + OwnerCalls.describe(outcome));
+        // A fixed lease that may have gone into a renewed hold: how long the mix lasts is no promise of the API.
+        owner.mixedLease |= lease != null && owner.mayHold() && owner.fixedLeaseEnd == 0;
         owner.maybeGranted();
         return Optional.empty();
     }

@@ -43,6 +43,21 @@ record LockQueries(Object locked, Object remaining, long asked, boolean quiet) {
         return locked;
     }
 
+    /** Whether any owner may hold with a lease mixed of a fixed one and the watchdog's. */
+    private static boolean anyMixedLease(ReferenceModel model) {
+        for (int c = 0; c < ModelSetup.CLIENTS; c++) {
+            for (int t = 0; t < ModelSetup.OWNERS; t++) {
+                for (Side side : Side.values()) {
+                    OwnerModel owner = model.owner(c, t, side);
+                    if (owner.mixedLease && owner.mayHold()) {
+                        return true;
+                    }
+                }
+            }
+        }
+        return false;
+    }
+
     /** What was answered against {@code redis}, read after the questions; {@code isLocked()} is asked again to bracket it. */
     Optional<Violation> judge(RunContext run, RedisView redis) {
         Object lockedAgain = isLocked(run);
@@ -58,7 +73,8 @@ record LockQueries(Object locked, Object remaining, long asked, boolean quiet) {
         }
         long elapsedMillis = (System.nanoTime() - asked) / 1_000_000;
         long longest = redis.keyTtls().stream().mapToLong(Long::longValue).max().orElse(-2);
-        if (longest >= 0 && lease.toMillis() > longest + elapsedMillis + ROUNDING_MILLIS) {
+        // A renewal may cut a longer fixed lease mixed into its hold right after the query: no promise to check then.
+        if (longest >= 0 && lease.toMillis() > longest + elapsedMillis + ROUNDING_MILLIS && !anyMixedLease(run.model())) {
             return Optional.of(new Violation("query-vs-redis", "remainingLease() says " + lease.toMillis()
                     + " ms, but the key's longest TTL was " + longest + " ms, " + elapsedMillis + " ms later"));
         }
