@@ -85,9 +85,11 @@ public interface CallFaults extends StageUnderTest {
                 "the stage does not claim that a call whose reply was lost can be retried");
         try (ScenarioContext context = new ScenarioContext(stage, fixture()); LockThread holder = new LockThread("holder")) {
             List<FaultyLink> links = context.links();
-            // Long enough for renewals to ride out the lost replies. Stage 6 queues the holder's next calls to each
-            // node behind the unanswered ones until the node answers again: 500 ms per node leaves that room.
-            LockOptions options = Stage.leaseOptions(Duration.ofSeconds(6)).withNodeTimeout(Duration.ofMillis(500));
+            // Long enough for renewals to ride out the lost replies, also on a loaded machine where a renewal comes
+            // late and its retry times out once more (a JDK 25 CI run lost the hold with a 6 s lease). Stage 6 queues
+            // the holder's next calls to each node behind the unanswered ones until the node answers again: 500 ms
+            // per node leaves that room.
+            LockOptions options = Stage.leaseOptions(Duration.ofSeconds(10)).withNodeTimeout(Duration.ofMillis(500));
             DistLock lock = context.actorBehind("A", links, options).locks().get("unlocked");
             DistLock other = context.actor("B", options).locks().get("unlocked");
             assertTrue(holder.call(() -> lock.tryLock(Duration.ZERO, null)));
