@@ -61,11 +61,18 @@ public final class LostReentryReply extends Scenario {
         links.forEach(FaultyLink::loseReplies);
         context.history().record(History.REDIS, Kind.FAULT, "A's replies are lost on the way back");
         a.note("takes the lock again");
+        long reentered = System.nanoTime();
         if (a.tryLock(LOCK, Duration.ZERO, null)) {
             throw new IllegalStateException("A heard a reply that should have been lost");
         }
+        long failedAfterMillis = (System.nanoTime() - reentered) / 1_000_000;
         links.forEach(FaultyLink::heal);
         context.history().record(History.REDIS, Kind.FAULT, "A's link heals");
+        if (failedAfterMillis > LEASE.minus(PROMPTLY).toMillis()) {
+            // No renewal reached Redis meanwhile either: A's hold may have run out under the fault, on the machine's pace.
+            throw new TooSlowToPlay("A's failed re-entry took " + failedAfterMillis + " ms of its " + LEASE.toMillis()
+                    + " ms lease");
+        }
         // Right after the heal the unlock may meet connections still being replaced and fail, its outcome
         // unknown: the lock must be free promptly all the same. Only a refusal breaks the claim at once.
         Actor.Unlock unlock = a.release(LOCK);

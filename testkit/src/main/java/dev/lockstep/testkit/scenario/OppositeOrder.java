@@ -5,6 +5,7 @@ import dev.lockstep.LockOptions;
 import dev.lockstep.testkit.history.Actor;
 import dev.lockstep.testkit.history.Checker;
 import dev.lockstep.testkit.history.Checker.Overlap;
+import dev.lockstep.testkit.history.History.Kind;
 import dev.lockstep.testkit.history.NameHoldings;
 import dev.lockstep.testkit.history.NameHoldings.WaitCycle;
 import dev.lockstep.testkit.stage.Stage;
@@ -73,6 +74,14 @@ public final class OppositeOrder extends Scenario {
                         + "expired while it waited for its second, and the other took it.");
             }
             if (!aDone || !bDone) {
+                Actor worker = aDone ? a : b;
+                long workedMillis = aDone == bDone ? 0 : (context.history().last(worker.name(), Kind.EXIT).at()
+                        - context.history().last(worker.name(), Kind.ENTER).at()) / 1_000_000;
+                if (workedMillis >= WAIT.toMillis()) {
+                    // The other's wait could not outlast that work: the machine, not the lock, kept it out.
+                    throw new TooSlowToPlay(worker.name() + "'s " + WORK.toMillis() + " ms of work took " + workedMillis
+                            + " ms, as long as the other's wait");
+                }
                 return Verdict.violated("Round " + round + ": " + (aDone ? b : a).name() + " could not take both "
                         + "names within " + WAIT.toMillis() + " ms while the other worked " + WORK.toMillis() + " ms.");
             }
