@@ -85,7 +85,7 @@ class DocsTest {
             while (block.find()) {
                 lines.addAll(Arrays.asList(block.group(1).split("\\n")));
             }
-            Matcher inline = INLINE_COMMAND.matcher(text.replaceAll("(?s)```.*?```", ""));
+            Matcher inline = INLINE_COMMAND.matcher(CODE_BLOCK.matcher(text).replaceAll(""));
             while (inline.find()) {
                 lines.add(inline.group(1));
             }
