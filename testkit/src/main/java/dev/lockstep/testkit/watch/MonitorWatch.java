@@ -1,5 +1,6 @@
 package dev.lockstep.testkit.watch;
 
+import dev.lockstep.testkit.fixture.RedisNode;
 import dev.lockstep.testkit.fixture.ServerSecurity;
 import java.lang.management.ManagementFactory;
 import java.lang.management.MonitorInfo;
@@ -44,7 +45,7 @@ public final class MonitorWatch {
         checked.clientConfig(config).socketFactory(new DefaultJedisSocketFactory(address, config));
         ConnectionFactory factory = ConnectionFactory.builder().hostAndPort(address).clientConfig(config)
                 .connectionBuilder(checked).build();
-        return RedisClient.builder().connectionProvider(new PooledConnectionProvider(factory)).build();
+        return RedisClient.builder().connectionProvider(new PooledConnectionProvider(factory, RedisNode.pool())).build();
     }
 
     /** What was caught: each a thread, the monitor it held and where it took it. */
