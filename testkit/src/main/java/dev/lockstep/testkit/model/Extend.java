@@ -70,7 +70,11 @@ final class Extend {
                 held.leaseEnd = sent + lease.toNanos();
             }
             owner.mixedLease = false;
-            return model.settle(c, t, side, run.holdCount(c, t, side), false, now);
+            int holdCount = run.holdCount(c, t, side);
+            // The new lease counts from the send: a reply slower than the lease may find the hold over already.
+            long asked = System.nanoTime();
+            model.advance(asked);
+            return model.settle(c, t, side, holdCount, false, asked);
         }
         if (outcome instanceof IllegalMonitorStateException refused) {
             boolean faulted = owner.shakenUntil > now || owner.exposedUntil > now;
