@@ -21,6 +21,8 @@ import java.util.concurrent.atomic.AtomicInteger;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.parallel.Execution;
+import org.junit.jupiter.api.parallel.ExecutionMode;
 import org.springframework.boot.autoconfigure.AutoConfigurations;
 import org.springframework.boot.test.context.runner.ApplicationContextRunner;
 import org.springframework.boot.test.util.TestPropertyValues;
@@ -29,8 +31,10 @@ import org.springframework.context.ConfigurableApplicationContext;
 
 /**
  * {@link Locked} methods on real Redis, in two application contexts at once (two services sharing
- * one Redis): one key excludes, two keys do not, an exception releases, a timeout throws.
+ * one Redis): one key excludes, two keys do not, an exception releases, a timeout throws. The
+ * tests run side by side, each on its own keys and contexts.
  */
+@Execution(ExecutionMode.CONCURRENT)
 class LockedTest extends SingleNodeTest {
 
     private static final Duration DEADLINE = Duration.ofSeconds(20);
