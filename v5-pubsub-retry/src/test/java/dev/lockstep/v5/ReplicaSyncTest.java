@@ -6,7 +6,6 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
 import dev.lockstep.DistLock;
 import dev.lockstep.LockException;
 import dev.lockstep.LockOptions;
-import dev.lockstep.testkit.fixture.Await;
 import dev.lockstep.testkit.fixture.RedisFixture;
 import dev.lockstep.testkit.fixture.RedisNode;
 import java.time.Duration;
@@ -37,10 +36,7 @@ class ReplicaSyncTest {
         master = fixture.start();
         replica = fixture.start();
         replica.replicaOf(master);
-        try (Jedis onMaster = master.admin(); Jedis onReplica = replica.admin()) {
-            onMaster.set("marker", "1");
-            Await.until("the replica catches up", Duration.ofSeconds(10), () -> "1".equals(onReplica.get("marker")));
-        }
+        master.awaitReplicated(replica, Duration.ofSeconds(10));
         redis = master.newClient();
         locks = new PubSubLocks(redis, LockOptions.defaults().withReplicaSync(1, SYNC));
     }
