@@ -1,5 +1,6 @@
 package dev.lockstep.testkit.fault;
 
+import dev.lockstep.testkit.fixture.RedisNode;
 import java.time.Duration;
 import java.util.concurrent.CountDownLatch;
 import java.util.concurrent.TimeUnit;
@@ -37,7 +38,7 @@ public final class HeldSends extends UnifiedJedis {
 
     /** A client of the server at {@code address}, connected as {@code config} says (timeouts, TLS, user). */
     public static HeldSends to(HostAndPort address, JedisClientConfig config) {
-        PooledConnectionProvider provider = new PooledConnectionProvider(address, config);
+        PooledConnectionProvider provider = new PooledConnectionProvider(address, config, RedisNode.pool());
         return new HeldSends(new Gates(new DefaultCommandExecutor(provider)), provider);
     }
 
