@@ -121,11 +121,12 @@ final class Acquire {
         // A re-entry that comes back as a first hold found its hold gone and took the lock afresh, whether or not the
         // loss signal, which runs on the lock's own thread, has reached the model yet (v5, seed -7072385382549499864 of lab
         // explore-model --seed 31337: replayed, it broke unlock-accepted before this and keeps every check after).
-        // The count the lock reports, asked once: it says whether a grant was a first hold.
-        int reported = Boolean.TRUE.equals(outcome) || owner.lossSignalled ? run.holdCount(c, t, step.side()) : -1;
-        boolean freshAfterLoss = Boolean.TRUE.equals(outcome) && attempt.reentry() && reported == 1;
-        boolean earlierHoldLost = freshAfterLoss || owner.lossSignalled && reported > 0;
-        if (Boolean.TRUE.equals(outcome) && owner.lostAt > attempt.start() && !earlierHoldLost) {
+        // The count the lock reports, asked once.
+        boolean granted = Boolean.TRUE.equals(outcome);
+        int count = granted || owner.lossSignalled ? run.holdCount(c, t, step.side()) : -1;
+        boolean freshAfterLoss = granted && attempt.reentry() && count == 1;
+        boolean earlierHoldLost = freshAfterLoss || owner.lossSignalled && count > 0;
+        if (granted && owner.lostAt > attempt.start() && !earlierHoldLost) {
             // Granted while waiting in the background, then lost to a forceUnlock, a stall or a close that came after.
             owner.granted(attempt.start());
             model.lost(c, t, step.side(), owner.lostAt, model.leaseNanos());
@@ -133,12 +134,11 @@ final class Acquire {
             run.log().note(actor, Kind.NOTE, step + " -> granted, and lost since");
             return Optional.empty();
         }
-        if (Boolean.TRUE.equals(outcome)) {
+        if (granted) {
             owner.mixedLease |= owner.fixedLeaseEnd > 0 && lease == null;
             // After an earlier hold's loss the new one dates from the call's end, so no late signal of the old ends it.
             owner.granted(earlierHoldLost ? System.nanoTime() : attempt.start());
             // The count says whether this was a first hold, also when an earlier call's fate was unknown.
-            int count = reported;
             if (lease != null && count == 1) {
                 owner.fixedLeaseEnd = attempt.start() + lease.toNanos();
                 owner.leaseEndBound = System.nanoTime() + lease.toNanos();

@@ -45,17 +45,7 @@ record LockQueries(Object locked, Object remaining, long asked, boolean quiet) {
 
     /** Whether any owner may hold with a lease mixed of a fixed one and the watchdog's. */
     private static boolean anyMixedLease(ReferenceModel model) {
-        for (int c = 0; c < ModelSetup.CLIENTS; c++) {
-            for (int t = 0; t < ModelSetup.OWNERS; t++) {
-                for (Side side : Side.values()) {
-                    OwnerModel owner = model.owner(c, t, side);
-                    if (owner.mixedLease && owner.mayHold()) {
-                        return true;
-                    }
-                }
-            }
-        }
-        return false;
+        return model.holders(-1).stream().anyMatch(h -> model.owner(h[0], h[1], Side.values()[h[2]]).mixedLease);
     }
 
     /** What was answered against {@code redis}, read after the questions; {@code isLocked()} is asked again to bracket it. */
