@@ -30,8 +30,10 @@ import redis.clients.jedis.RedisClient;
 /**
  * Stage 5 under the load a virtual-thread service puts on it: ten thousand threads that each take
  * a lock once, on one lock and spread over a thousand. Blocking is cheap for a virtual thread; the
- * real limit is the client's connection pool, which every thread shares: the pool never opens more
- * than its {@value #POOL} connections, the pub/sub connection included.
+ * real limit is the client's connection pool, which every thread shares: the server never sees more
+ * than the pool's {@value #POOL} connections open at once, the pub/sub connection included. (The pool
+ * may open more than {@value #POOL} over a run: a heartbeat that goes unanswered on a loaded machine
+ * cuts the pub/sub connection, and the pool opens another in its place.)
  */
 class ThousandsOfWaitersTest extends SingleNodeTest {
 
@@ -62,16 +64,12 @@ class ThousandsOfWaitersTest extends SingleNodeTest {
 
     @Test
     void tenThousandVirtualThreadsTakeOneLockInTurn() throws Exception {
-        long took = everyThreadLocksOnce(i -> "stock");
-        System.out.printf("%,d virtual threads took one lock in turn in %,d ms, over %d connections%n", THREADS,
-                took, redis.getPool().getCreatedCount());
+        everyThreadLocksOnce("took one lock in turn", i -> "stock");
     }
 
     @Test
     void tenThousandVirtualThreadsOverAThousandLocks() throws Exception {
-        long took = everyThreadLocksOnce(i -> "stock-" + i % 1_000);
-        System.out.printf("%,d virtual threads over 1,000 locks in %,d ms, over %d connections%n", THREADS, took,
-                redis.getPool().getCreatedCount());
+        everyThreadLocksOnce("took 1,000 locks", i -> "stock-" + i % 1_000);
     }
 
     @Test
@@ -82,7 +80,8 @@ class ThousandsOfWaitersTest extends SingleNodeTest {
         long before = heapAfterGc(memory);
         CountDownLatch asking = new CountDownLatch(THREADS);
         List<Future<Boolean>> waiters = new ArrayList<>();
-        try (ExecutorService threads = Executors.newVirtualThreadPerTaskExecutor()) {
+        try (PeakConnections connections = new PeakConnections(node);
+                ExecutorService threads = Executors.newVirtualThreadPerTaskExecutor()) {
             for (int i = 0; i < THREADS; i++) {
                 waiters.add(threads.submit(() -> {
                     asking.countDown();
@@ -104,17 +103,18 @@ class ThousandsOfWaitersTest extends SingleNodeTest {
             }
             // A platform thread reserves its whole stack (1 MB by default); a parked virtual thread keeps its frames on the heap.
             assertTrue(perThread < 64 * 1024, perThread + " bytes per waiting thread");
+            connections.assertAtMost(POOL);
         }
-        assertTrue(redis.getPool().getCreatedCount() <= POOL, redis.getPool().getCreatedCount() + " connections");
     }
 
-    /** Each of {@link #THREADS} virtual threads takes {@code name.of(i)} once, with the holders counted; the time it took. */
-    private long everyThreadLocksOnce(LockName name) throws Exception {
+    /** Each of {@link #THREADS} virtual threads takes {@code name.of(i)} once, with the holders counted. */
+    private void everyThreadLocksOnce(String story, LockName name) throws Exception {
         AtomicInteger inside = new AtomicInteger();
         AtomicInteger crowded = new AtomicInteger();
         AtomicInteger done = new AtomicInteger();
         long start = System.nanoTime();
-        try (ExecutorService threads = Executors.newVirtualThreadPerTaskExecutor()) {
+        try (PeakConnections connections = new PeakConnections(node);
+                ExecutorService threads = Executors.newVirtualThreadPerTaskExecutor()) {
             List<Future<?>> all = new ArrayList<>();
             for (int i = 0; i < THREADS; i++) {
                 String lockName = name.of(i);
@@ -139,11 +139,12 @@ class ThousandsOfWaitersTest extends SingleNodeTest {
             for (Future<?> thread : all) {
                 thread.get(BOUNDED.toSeconds(), TimeUnit.SECONDS);
             }
+            System.out.printf("%,d virtual threads %s in %,d ms, over at most %d connections at once%n", THREADS, story,
+                    TimeUnit.NANOSECONDS.toMillis(System.nanoTime() - start), connections.peak());
+            connections.assertAtMost(POOL);
         }
         assertEquals(THREADS, done.get());
         assertEquals(0, crowded.get(), "two holders inside one lock at once");
-        assertTrue(redis.getPool().getCreatedCount() <= POOL, redis.getPool().getCreatedCount() + " connections opened");
-        return TimeUnit.NANOSECONDS.toMillis(System.nanoTime() - start);
     }
 
     /** Bytes of heap in use after a full collection. */
