@@ -24,7 +24,9 @@ public interface LockHold extends AutoCloseable {
     /**
      * Whether the hold still counts, as far as this client can tell: not released, not lost, and
      * a lease that nothing renews (an explicit one, or the fixed default before stage 4) not yet
-     * run out by this client's clock. Local and instant: it never asks Redis.
+     * run out by this client's clock. Local and instant: it never asks Redis. From stage 4 on the
+     * lock keeps the hold's deadline and the hold asks it; before, the hold counts its lease from
+     * the call, so after a wait it runs out early, never late.
      */
     boolean isValid();
 

@@ -134,8 +134,9 @@ public abstract class AbstractDistLock extends ClientBoundLock implements DistLo
 
     @Override
     public final Optional<LockHold> tryAcquire(Duration wait, Duration lease) throws InterruptedException {
-        // A stage that renews leases renews its default one: only an explicit lease runs out on its own there.
-        Duration bound = lease != null || client().guarantees().contains(Guarantee.LEASE_RENEWAL) ? lease : defaultLease();
+        // A stage that tells a lost lease keeps the hold's deadline itself: the handle asks it, and keeps none of its own.
+        boolean keepsDeadline = client().guarantees().contains(Guarantee.LEASE_LOSS_SIGNAL);
+        Duration bound = keepsDeadline ? null : lease != null ? lease : defaultLease();
         return ThreadFreeHold.take(this, this::believesHeld, bound, wait, lease);
     }
 

@@ -46,11 +46,12 @@ public final class ThreadFreeHold implements LockHold {
      * Waits at most {@code wait} to take {@code lock} for {@code lease} (null: the stage's default) as
      * a hold of its own. {@code believesHeld} says, locally and instantly, whether the owner acting
      * holds it as far as the lock's calls saw; {@code unrenewed} is the lease that runs out on its
-     * own, unless extended (null when the lease is renewed while held).
+     * own, unless extended, for a lock that keeps no deadline (null: the lock keeps the hold's
+     * deadline, and {@code believesHeld} turns false when it passes).
      */
     public static Optional<LockHold> take(DistLock lock, BooleanSupplier believesHeld, Duration unrenewed,
             Duration wait, Duration lease) throws InterruptedException {
-        State state = new State(lock, believesHeld, NEXT_ID.getAndDecrement());
+        State state = new State(lock, believesHeld, unrenewed != null, NEXT_ID.getAndDecrement());
         OPEN.put(state.caller.id(), state);
         long sent = System.nanoTime();
         boolean taken = false;
@@ -64,7 +65,9 @@ public final class ThreadFreeHold implements LockHold {
         if (!taken) {
             return Optional.empty();
         }
-        state.deadline = unrenewed == null ? Long.MAX_VALUE : sent + unrenewed.toNanos();
+        if (unrenewed != null) {
+            state.leaseUntil(sent + unrenewed.toNanos());
+        }
         ThreadFreeHold hold = new ThreadFreeHold(state);
         state.handle = new WeakReference<>(hold);
         DROPPED.register(hold, state::dropped);
@@ -114,18 +117,18 @@ public final class ThreadFreeHold implements LockHold {
                 return null;
             });
         } catch (IllegalMonitorStateException gone) {
-            state.deadline = sent;
+            state.leaseUntil(sent);
             throw gone;
         } catch (RedisRefusedException refused) {
             // Redis ran nothing: the hold is as it was.
             throw refused;
         } catch (LockException unknown) {
             // Either lease may be the one Redis keeps, so trust the shorter.
-            state.deadline = Math.min(state.deadline, sent + lease.toNanos());
+            state.leaseUntil(Math.min(state.deadline, sent + lease.toNanos()));
             throw unknown;
         }
         // Anything else was refused at the call (a bad lease, a closed client, a stage that cannot extend): nothing was sent.
-        state.deadline = sent + lease.toNanos();
+        state.leaseUntil(sent + lease.toNanos());
     }
 
     @Override
@@ -189,13 +192,22 @@ public final class ThreadFreeHold implements LockHold {
         volatile LeaseLoss loss;
         /** Set once the handle was collected: a watchdog stops renewing then. */
         volatile boolean dropped;
-        /** Until when an explicit lease surely runs, in {@link System#nanoTime()}. */
+        /** Whether the handle keeps the deadline: where the lock keeps one, two clocks would disagree. */
+        final boolean keepsDeadline;
+        /** Until when the lease surely runs, in {@link System#nanoTime()}, if the handle keeps the deadline. */
         volatile long deadline = Long.MAX_VALUE;
 
-        State(DistLock lock, BooleanSupplier believesHeld, long id) {
+        State(DistLock lock, BooleanSupplier believesHeld, boolean keepsDeadline, long id) {
             this.lock = lock;
             this.believesHeld = believesHeld;
+            this.keepsDeadline = keepsDeadline;
             this.caller = new Caller(id, "hold " + -id + " of lock '" + lock.name() + "'", () -> !dropped);
+        }
+
+        void leaseUntil(long nanoTime) {
+            if (keepsDeadline) {
+                deadline = nanoTime;
+            }
         }
 
         <T> T act(Caller.Call<T, RuntimeException> call) {

@@ -123,7 +123,8 @@ public final class MultiNameLock implements DistLock {
     /** Waits at most {@code wait}, in all, to take every part for {@code lease} as one hold that belongs to no thread. */
     @Override
     public Optional<LockHold> tryAcquire(Duration wait, Duration lease) throws InterruptedException {
-        return ThreadFreeHold.take(this, this::isHeldByCurrentThread, lease, wait, lease);
+        // Each part keeps its hold's deadline: the whole is believed held while every part is.
+        return ThreadFreeHold.take(this, this::isHeldByCurrentThread, null, wait, lease);
     }
 
     /** Sets every part's remaining lease, whatever any of them answers; the first failure is thrown, the others suppressed in it. */

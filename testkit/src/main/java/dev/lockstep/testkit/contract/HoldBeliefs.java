@@ -95,6 +95,24 @@ public interface HoldBeliefs extends StageUnderTest {
         rival.unlock();
     }
 
+    /**
+     * A hold taken after a wait runs its lease from the grant, as the lock's own hold of it does:
+     * counted from the call, it would look lost while the lock and Redis still hold it.
+     */
+    @Test
+    default void aHoldTakenAfterAWaitRunsItsLeaseFromTheGrant() throws Exception {
+        assumeTrue(claims(Guarantee.LEASE_LOSS_SIGNAL), "before stage 4 a hold's lease counts from the call");
+        assumeTrue(security() == ServerSecurity.NONE, "plays alike on any transport: the plain run plays it");
+        assertTrue(open().get("waited-for").tryLock(Duration.ZERO, Duration.ofMillis(1200)), "the first holder");
+        LockHold hold = open().get("waited-for").tryAcquire(BOUNDED, Duration.ofSeconds(2)).orElseThrow();
+        long granted = System.nanoTime();
+        Await.until("the hold ran out", BOUNDED, () -> !hold.isValid());
+        Duration lived = Duration.ofNanos(System.nanoTime() - granted);
+        // The lock believes a 2 s lease for 1.9 s from its send; counted from the call it would be 0.8 s.
+        assertTrue(lived.compareTo(Duration.ofMillis(1400)) > 0,
+                "a hold of 2 s, taken after a wait of 1.2 s, looked lost " + lived.toMillis() + " ms after the grant");
+    }
+
     /** An extend refused before anything is sent (a bad lease, a closed client) leaves the hold as valid as it was. */
     @Test
     default void aRefusedExtendLeavesTheHoldAsItWas() throws Exception {
