@@ -25,8 +25,11 @@ final class Acquire {
     private Acquire() {
     }
 
-    /** A lock call: its step, when it began, and whether it re-enters or waits for another owner's hold. */
-    record Attempt(Step step, long start, boolean reentry, boolean blockedByOther) {
+    /**
+     * A lock call: its step, when it began, whether it re-enters (the owner surely holds, unshaken),
+     * whether the owner held before it at all (shaken or not), and whether it waits for another owner's hold.
+     */
+    record Attempt(Step step, long start, boolean reentry, boolean heldBefore, boolean blockedByOther) {
     }
 
     /** Plays a lock call (lock, tryLock in its forms, an interrupted lockInterruptibly) and judges its outcome. */
@@ -36,7 +39,8 @@ final class Acquire {
         ReferenceModel model = run.model();
         boolean blockedByOther = model.otherHolder(c, t, step.side()).isPresent();
         Callable<Object> body = body(run, step, blockedByOther);
-        Attempt attempt = new Attempt(step, System.nanoTime(), reentry(model.owner(c, t, step.side())), blockedByOther);
+        OwnerModel owner = model.owner(c, t, step.side());
+        Attempt attempt = new Attempt(step, System.nanoTime(), reentry(owner), owner.surelyHolds(), blockedByOther);
         Object outcome = step.kind() == Step.Kind.INTERRUPT ? OwnerCalls.interrupted(run, c, t, step.millis(), body)
                 : OwnerCalls.underFault(run, step, body);
         return outcome(run, attempt, actor, outcome);
@@ -49,8 +53,8 @@ final class Acquire {
 
     /** {@code step}'s attempt, starting now: what the model knew of its owner when it began. */
     static Attempt attempt(RunContext run, Step step) {
-        return new Attempt(step, System.nanoTime(), reentry(run.model().owner(step.client(), step.thread(),
-                step.side())), false);
+        OwnerModel owner = run.model().owner(step.client(), step.thread(), step.side());
+        return new Attempt(step, System.nanoTime(), reentry(owner), owner.surelyHolds(), false);
     }
 
     private static boolean reentry(OwnerModel owner) {
@@ -120,11 +124,12 @@ final class Acquire {
         // explore-model --seed 314159, on a machine at load 25).
         // A re-entry that comes back as a first hold found its hold gone and took the lock afresh, whether or not the
         // loss signal, which runs on the lock's own thread, has reached the model yet (v5, seed -7072385382549499864 of lab
-        // explore-model --seed 31337: replayed, it broke unlock-accepted before this and keeps every check after).
+        // explore-model --seed 31337). So does a call of an owner whose hold a forceUnlock may have taken unannounced
+        // (shaken, so no re-entry to the model): the lock re-entered, found its field gone and took the lock afresh.
         // The count the lock reports, asked once.
         boolean granted = Boolean.TRUE.equals(outcome);
         int count = granted || owner.lossSignalled ? run.holdCount(c, t, step.side()) : -1;
-        boolean freshAfterLoss = granted && attempt.reentry() && count == 1;
+        boolean freshAfterLoss = granted && attempt.heldBefore() && count == 1;
         boolean earlierHoldLost = freshAfterLoss || owner.lossSignalled && count > 0;
         if (granted && owner.lostAt > attempt.start() && !earlierHoldLost) {
             // Granted while waiting in the background, then lost to a forceUnlock, a stall or a close that came after.
