@@ -14,6 +14,7 @@ import java.nio.charset.StandardCharsets;
 import java.time.Duration;
 import java.util.ArrayList;
 import java.util.Arrays;
+import java.util.Collections;
 import java.util.List;
 import java.util.Set;
 import java.util.concurrent.Future;
@@ -63,6 +64,28 @@ class ClientFaultTest extends OneNodeTest {
             assertTrue(LockThread.get(waiting, WAIT), "the waiter never got the released lock");
             long lagMillis = (System.nanoTime() - released) / 1_000_000;
             assertTrue(lagMillis < NOTICED.toMillis(), "the waiter slept " + lagMillis + " ms on a dead subscription");
+            thread.run(waiter::unlock);
+        }
+    }
+
+    /**
+     * A subscription whose last channel goes ends with its connection closed, not pooled: Jedis's
+     * listener keeps the connection it was given, and traffic still on its way (a late PING or
+     * SUBSCRIBE, a release message) would answer the next borrower's command.
+     */
+    @Test
+    void aSubscriptionThatEndsClosesItsConnection() throws Exception {
+        DistLock holder = clientAt(node.address()).get("ended");
+        DistLock waiter = clientAt(node.address()).get("ended");
+        assertTrue(holder.tryLock(Duration.ZERO, null));
+        try (LockThread thread = new LockThread("ended")) {
+            Future<Boolean> waiting = thread.submit(() -> waiter.tryLock(WAIT, null));
+            Await.until("the waiter subscribes", WAIT, () -> Probe.subscribers(node, Probe.channel("ended")) == 1);
+            Set<String> subscription = Probe.subscribedConnections(node);
+            holder.unlock();
+            assertTrue(LockThread.get(waiting, WAIT), "the waiter never got the released lock");
+            Await.until("the ended subscription's connection is closed", WAIT,
+                    () -> Collections.disjoint(Probe.connections(node), subscription));
             thread.run(waiter::unlock);
         }
     }

@@ -82,6 +82,19 @@ final class Probe {
         }
     }
 
+    /** The ids of every client connection open on the server ({@code CLIENT LIST}), the probe's own included. */
+    static Set<String> connections(RedisNode node) {
+        try (Jedis admin = node.admin()) {
+            Set<String> ids = new TreeSet<>();
+            for (String client : admin.clientList().split("\n")) {
+                if (!client.isBlank()) {
+                    ids.add(client.substring("id=".length(), client.indexOf(' ')));
+                }
+            }
+            return ids;
+        }
+    }
+
     /** The owner fields of lock {@code name}'s hash: who holds it, as {@code clientId:threadId}. */
     static Set<String> owners(RedisNode node, String name) {
         try (Jedis admin = node.admin()) {

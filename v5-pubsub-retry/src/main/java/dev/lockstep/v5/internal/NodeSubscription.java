@@ -22,7 +22,7 @@ import redis.clients.jedis.exceptions.JedisException;
  *                                   heartbeat of the SUBSCRIBE cuts the connection (RETRYING)
  * SUBSCRIBED   running  open        joins and leaves are sent at once; PINGs check it is alive
  * DRAINING     running  open        the last channels were dropped: the read loop ends on Redis's answer,
- *                                   then subscribes what is wanted by then, or returns the connection and ends
+ *                                   then subscribes what is wanted by then, or closes the connection and ends
  * RETRYING     running  none        the connection failed: a pause, then CONNECTING again, and every
  *                                   waiter gets a wake-up for the releases it may have missed
  * </pre>
@@ -203,7 +203,7 @@ final class NodeSubscription implements SubscriptionListener.Events, ReadLoop.St
     }
 
     /**
-     * The read loop ends (and hands the connection back) after the last unsubscribe reply. Redis
+     * The read loop ends (and closes the connection) after the last unsubscribe reply. Redis
      * may answer before the waiter that wrote the unsubscribe has returned from its write; taking
      * the lock here makes the loop wait for that writer.
      */

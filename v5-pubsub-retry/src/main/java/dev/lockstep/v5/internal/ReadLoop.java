@@ -64,25 +64,22 @@ final class ReadLoop implements Runnable {
         }
     }
 
-    /** Runs the listener on a connection of our own where we can get one, so a heartbeat can cut it. */
+    /** Runs the listener on a connection of our own where we can get one, so a heartbeat can cut it, and closes it after. */
     private void subscribe(Start start) {
         Connection own = PubSubConnections.borrow(redis, start.channels()[0]);
         if (own == null) {
             redis.subscribe(start.listener(), start.channels());
             return;
         }
-        boolean drained = false;
         try {
             steps.connected(own);
             start.listener().proceed(own, start.channels());
-            drained = true;
         } finally {
-            if (!drained) {
-                // The read loop broke off (Jedis 8 fails it on a RESP3 PONG that outruns its ping's
-                // handler): the connection may still be subscribed, or hold replies nobody read.
-                // Back in the pool it would answer another call's command with them.
-                own.setBroken();
-            }
+            // Closed, never pooled: Jedis's listener keeps the connection after its loop ends, and a loop
+            // can end with traffic still on its way (broken off by a RESP3 PONG that outran its PING's
+            // handler, a late SUBSCRIBE or PING). Pooled, it would answer another caller's command with a
+            // release message: the model explorer saw a renewal read [message, channel, 0] as its reply.
+            own.setBroken();
             own.close();
         }
     }

@@ -14,8 +14,9 @@ import redis.clients.jedis.UnifiedJedis;
  * Lets a client's waiters sleep until a lock is released: the waiter side. One pub/sub
  * connection per Redis node ({@link NodeSubscription}) is shared by all the client's waiters: a
  * channel is wanted ({@link WantedChannels}), and subscribed, while at least one waiter uses it and
- * unsubscribed when the last one leaves; with no channel left a connection goes back to its pool
- * and its thread ends.
+ * unsubscribed when the last one leaves; with no channel left a connection is closed (never handed
+ * back to its pool, where it could answer another caller's command with a release message) and
+ * its thread ends.
  *
  * <p>Waiters of one client do not race each other in Redis: they queue for their turn locally,
  * and only the waiter whose turn it is tries and sleeps on the channel. A release message adds a
