@@ -9,9 +9,12 @@ import java.time.Duration;
 import java.util.ArrayList;
 import java.util.Collections;
 import java.util.List;
+import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.ExecutorService;
 import java.util.concurrent.Executors;
 import java.util.concurrent.Future;
+import java.util.concurrent.TimeUnit;
+import java.util.concurrent.TimeoutException;
 import java.util.concurrent.atomic.AtomicInteger;
 
 /**
@@ -22,6 +25,8 @@ final class OrderLoad {
 
     /** Longer than any pause: an order sent to a paused instance waits for it. */
     private static final Duration REQUEST_TIMEOUT = Duration.ofSeconds(60);
+    /** How long the other instances' orders wait for the first instance to reach its cue. */
+    static final Duration OTHERS_WAIT_AT_MOST = Duration.ofSeconds(60);
 
     private final HttpClient http = HttpClient.newBuilder().connectTimeout(Duration.ofSeconds(5)).build();
 
@@ -49,19 +54,27 @@ final class OrderLoad {
 
     /**
      * Fires {@code orders} orders, half at each instance, spread over {@code products} products,
-     * {@code workersPerInstance} at a time per instance; returns every answer.
+     * {@code workersPerInstance} at a time per instance: the first instance's at once, the others'
+     * once {@code othersAfter} completes (or {@link #OTHERS_WAIT_AT_MOST} passed); returns every answer.
      */
-    List<Answer> fire(List<URI> instances, int products, int orders, int workersPerInstance) throws Exception {
+    List<Answer> fire(List<URI> instances, int products, int orders, int workersPerInstance,
+            CompletableFuture<?> othersAfter) throws Exception {
         List<Answer> answers = Collections.synchronizedList(new ArrayList<>());
         ExecutorService workers = Executors.newFixedThreadPool(instances.size() * workersPerInstance);
         try {
             List<Future<?>> done = new ArrayList<>();
             for (int i = 0; i < instances.size(); i++) {
                 URI instance = instances.get(i);
+                CompletableFuture<?> start = i == 0 ? CompletableFuture.completedFuture(null) : othersAfter;
                 AtomicInteger next = new AtomicInteger();
                 int share = orders / instances.size();
                 for (int w = 0; w < workersPerInstance; w++) {
                     done.add(workers.submit(() -> {
+                        try {
+                            start.get(OTHERS_WAIT_AT_MOST.toMillis(), TimeUnit.MILLISECONDS);
+                        } catch (TimeoutException late) {
+                            // The first instance never got there: the others go ahead, and the run says what it missed.
+                        }
                         for (int order = next.getAndIncrement(); order < share; order = next.getAndIncrement()) {
                             answers.add(order(instance, order % products));
                         }

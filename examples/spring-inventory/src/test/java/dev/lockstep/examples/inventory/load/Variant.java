@@ -22,8 +22,7 @@ enum Variant {
      * One instance is stopped in the middle of an order, holding the lock, and woken in the gap
      * between the other instance's read and write of its next order: only a fence that moves on the
      * read (stage 7) refuses the woken write. Each order works 250 ms, long enough for the run to
-     * stop the other instance inside that gap. The tests' smaller run keeps 24 units, so that A
-     * reaches its third sale before B sells out even when B wins most of the lock.
+     * stop the other instance inside that gap.
      */
     READ_GAP("paused, woken in a read gap", Duration.ofMillis(250), Duration.ofMillis(1000), null,
             true, new Shape(1, 40, 400, 8), new Shape(1, 24, 48, 2));
