@@ -11,11 +11,15 @@ import redis.clients.jedis.Jedis;
 /**
  * The most client connections the server counted at once while this was open, sampled every few
  * milliseconds from {@code INFO clients} over a connection of its own (not counted). The server's
- * count, not the pool's: a connection opened outside the pool shows here too.
+ * count, not the pool's: a connection opened outside the pool shows here too. A connection the
+ * client has already closed counts until the server reaps it, a turn or two of its event loop
+ * later (stage 5 closes a subscription's connection when the subscription ends, and the pool may
+ * open another at once), so a count must hold for {@value #HELD_FOR} samples in a row.
  */
 final class PeakConnections implements AutoCloseable {
 
     private static final long SAMPLE_EVERY_NANOS = TimeUnit.MILLISECONDS.toNanos(2);
+    private static final int HELD_FOR = 3;
 
     private final AtomicLong peak = new AtomicLong();
     private final Thread sampler;
@@ -23,12 +27,18 @@ final class PeakConnections implements AutoCloseable {
 
     PeakConnections(RedisNode node) {
         Jedis admin = node.admin();
-        peak.set(connectedClients(admin) - 1);
         sampler = Thread.ofPlatform().name("peak-connections").daemon().start(() -> {
+            long[] recent = new long[HELD_FOR];
             try (admin) {
-                while (open) {
-                    long others = connectedClients(admin) - 1;
-                    peak.accumulateAndGet(others, Math::max);
+                for (int sample = 0; open; sample++) {
+                    recent[sample % HELD_FOR] = connectedClients(admin) - 1;
+                    if (sample >= HELD_FOR - 1) {
+                        long held = Long.MAX_VALUE;
+                        for (long count : recent) {
+                            held = Math.min(held, count);
+                        }
+                        peak.accumulateAndGet(held, Math::max);
+                    }
                     LockSupport.parkNanos(SAMPLE_EVERY_NANOS);
                 }
             }

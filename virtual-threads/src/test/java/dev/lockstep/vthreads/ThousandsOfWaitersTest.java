@@ -32,8 +32,8 @@ import redis.clients.jedis.RedisClient;
  * a lock once, on one lock and spread over a thousand. Blocking is cheap for a virtual thread; the
  * real limit is the client's connection pool, which every thread shares: the server never sees more
  * than the pool's {@value #POOL} connections open at once, the pub/sub connection included. (The pool
- * may open more than {@value #POOL} over a run: a heartbeat that goes unanswered on a loaded machine
- * cuts the pub/sub connection, and the pool opens another in its place.)
+ * may open more than {@value #POOL} over a run: a subscription's connection is closed when the
+ * subscription ends, or cut when a heartbeat goes unanswered, and the pool opens another.)
  */
 class ThousandsOfWaitersTest extends SingleNodeTest {
 
