@@ -42,8 +42,8 @@ final class LeaseRule {
                 }
             }
         }
-        // A field nobody holds any more may carry a lease of its own until it leaves.
-        if (holders.isEmpty() || !holders.equals(new HashSet<>(redis.anyFields()))) {
+        // A field nobody holds any more may carry a lease of its own until it leaves, on either name.
+        if (holders.isEmpty() || !holders.equals(new HashSet<>(redis.anyFields())) || !holders.containsAll(redis.otherOnly())) {
             return Optional.empty();
         }
         long allowed = (bound - redis.readFrom()) / 1_000_000 + ROUNDING_MILLIS;

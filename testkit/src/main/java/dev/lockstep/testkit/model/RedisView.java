@@ -6,6 +6,8 @@ import java.util.ArrayList;
 import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
+import java.util.Set;
+import java.util.TreeSet;
 import redis.clients.jedis.Jedis;
 import redis.clients.jedis.params.ScanParams;
 import redis.clients.jedis.resps.ScanResult;
@@ -26,9 +28,12 @@ import redis.clients.jedis.resps.ScanResult;
  * @param readFrom       when (nanoTime) the reading began: every TTL was read after it
  * @param readTo         when (nanoTime) the reading ended: every TTL was read before it
  * @param lockCounts     per node, the modelled name's own fields, before any split
+ * @param otherOnly      fields the group's other name stores and the modelled name does not (a group
+ *                       whose share of the modelled name was forced away), as {@code field:group}
  */
 record RedisView(List<Map<String, Integer>> fields, List<String> keysWithoutTtl, List<Long> keyTtls,
-                 List<Boolean> lockKeyExists, long readFrom, long readTo, List<Map<String, Integer>> lockCounts) {
+                 List<Boolean> lockKeyExists, long readFrom, long readTo, List<Map<String, Integer>> lockCounts,
+                 Set<String> otherOnly) {
 
     /** The suffix of an owner's group holds in {@link #fields}. */
     static final String GROUP_SUFFIX = ":group";
@@ -40,6 +45,7 @@ record RedisView(List<Map<String, Integer>> fields, List<String> keysWithoutTtl,
         List<Long> keyTtls = new ArrayList<>();
         List<Boolean> exists = new ArrayList<>();
         List<Map<String, Integer>> lockCounts = new ArrayList<>();
+        Set<String> otherOnly = new TreeSet<>();
         long readFrom = System.nanoTime();
         for (RedisNode node : nodes) {
             try (Jedis admin = node.admin()) {
@@ -49,7 +55,11 @@ record RedisView(List<Map<String, Integer>> fields, List<String> keysWithoutTtl,
                 lockCounts.add(counts);
                 if (setup.severalNames()) {
                     keyTtls.add(admin.pttl(ModelSetup.OTHER));
-                    counts = split(counts, counts(admin, ModelSetup.OTHER));
+                    Map<String, Integer> other = counts(admin, ModelSetup.OTHER);
+                    Map<String, Integer> modelled = counts;
+                    other.keySet().stream().filter(field -> !modelled.containsKey(field))
+                            .forEach(field -> otherOnly.add(field + GROUP_SUFFIX));
+                    counts = split(counts, other);
                 }
                 fields.add(counts);
                 String cursor = ScanParams.SCAN_POINTER_START;
@@ -64,7 +74,7 @@ record RedisView(List<Map<String, Integer>> fields, List<String> keysWithoutTtl,
                 } while (!cursor.equals(ScanParams.SCAN_POINTER_START));
             }
         }
-        return new RedisView(fields, noTtl, keyTtls, exists, readFrom, System.nanoTime(), lockCounts);
+        return new RedisView(fields, noTtl, keyTtls, exists, readFrom, System.nanoTime(), lockCounts, otherOnly);
     }
 
     private static Map<String, Integer> counts(Jedis admin, String key) {
