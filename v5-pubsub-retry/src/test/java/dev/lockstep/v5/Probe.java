@@ -71,23 +71,19 @@ final class Probe {
 
     /** The ids of the connections subscribed to at least one channel, as the server sees them ({@code CLIENT LIST}). */
     static Set<String> subscribedConnections(RedisNode node) {
-        try (Jedis admin = node.admin()) {
-            Set<String> ids = new TreeSet<>();
-            for (String client : admin.clientList().split("\n")) {
-                if (!client.isBlank() && !client.contains(" sub=0 ")) {
-                    ids.add(client.substring("id=".length(), client.indexOf(' ')));
-                }
-            }
-            return ids;
-        }
+        return connectionIds(node, client -> !client.contains(" sub=0 "));
     }
 
     /** The ids of every client connection open on the server ({@code CLIENT LIST}), the probe's own included. */
     static Set<String> connections(RedisNode node) {
+        return connectionIds(node, client -> true);
+    }
+
+    private static Set<String> connectionIds(RedisNode node, Predicate<String> counted) {
         try (Jedis admin = node.admin()) {
             Set<String> ids = new TreeSet<>();
             for (String client : admin.clientList().split("\n")) {
-                if (!client.isBlank()) {
+                if (!client.isBlank() && counted.test(client)) {
                     ids.add(client.substring("id=".length(), client.indexOf(' ')));
                 }
             }
