@@ -4,6 +4,7 @@ import dev.lockstep.internal.Caller;
 import dev.lockstep.internal.Lease;
 import java.time.Instant;
 import java.util.concurrent.ScheduledFuture;
+import java.util.concurrent.TimeUnit;
 import java.util.function.Consumer;
 
 /**
@@ -20,6 +21,8 @@ final class Hold {
     /** Touched by the owner thread only. */
     private int depth;
     private volatile long deadline;
+    /** Until when Redis was last told to keep the lease: the deadline without the holder's margin. */
+    private volatile long leaseEnd;
     private volatile boolean ended;
     private volatile boolean releasing;
     private volatile Instant lostAt;
@@ -43,7 +46,7 @@ final class Hold {
     void acquired(long sentNanos, Lease lease) {
         depth++;
         // A re-entry never shortens the lease (the scripts keep the longer one), so nor does it the deadline.
-        extendTo(LeaseClock.deadline(sentNanos, lease));
+        extendTo(sentNanos, TimeUnit.MILLISECONDS.toNanos(lease.millis()));
         if (check == null) {
             checkAt(deadline);
         }
@@ -59,9 +62,10 @@ final class Hold {
         renewal = task;
     }
 
-    /** A renewal or acquisition moved the deadline to {@code nanoTime}, unless it was already later. */
-    void extendTo(long nanoTime) {
-        deadline = Math.max(deadline, nanoTime);
+    /** A renewal or acquisition sent at {@code sentNanos} set a lease of {@code leaseNanos}: later, unless it was already. */
+    private void extendTo(long sentNanos, long leaseNanos) {
+        deadline = Math.max(deadline, LeaseClock.deadline(sentNanos, leaseNanos));
+        leaseEnd = Math.max(leaseEnd, sentNanos + leaseNanos);
     }
 
     /**
@@ -76,10 +80,10 @@ final class Hold {
         }
     }
 
-    /** A renewal set the lease to run until {@code nanoTime}: the deadline moves on. */
-    void renewedTo(long nanoTime) {
+    /** A renewal sent at {@code sentNanos} set a lease of {@code leaseNanos}: the deadline moves on. */
+    void renewed(long sentNanos, long leaseNanos) {
         unknownRenewal = Long.MAX_VALUE;
-        extendTo(nanoTime);
+        extendTo(sentNanos, leaseNanos);
     }
 
     /** A renewal that would have set the lease to run until {@code nanoTime} failed: Redis may or may not have run it. */
@@ -104,9 +108,13 @@ final class Hold {
         return unknownRenewal;
     }
 
-    /** The owner set the lease to run until {@code nanoTime}: the deadline follows, also when it is earlier. */
-    void leaseUntil(long nanoTime) {
+    /**
+     * The owner set the lease to run until {@code end} in Redis, and believes it until {@code nanoTime}: the
+     * deadline follows, also when it is earlier.
+     */
+    void leaseUntil(long nanoTime, long end) {
         deadline = nanoTime;
+        leaseEnd = end;
         ScheduledFuture<?> earlier = check;
         checkAt(nanoTime);
         if (earlier != null) {
@@ -127,6 +135,11 @@ final class Hold {
     /** Until when the lease is surely in Redis, in {@link System#nanoTime()}. */
     long deadline() {
         return deadline;
+    }
+
+    /** Until when Redis was last told to keep the lease, in {@link System#nanoTime()}. */
+    long leaseEnd() {
+        return leaseEnd;
     }
 
     /** The thread that holds it. */

@@ -102,13 +102,13 @@ public final class HoldTable {
 
     /** How many holds the calling thread has (acquisitions minus unlocks), 0 when it holds none. */
     public int depth() {
-        return depthOf(Caller.currentId());
+        return heldBy(Caller.currentId()).depth();
     }
 
-    /** How many holds thread {@code threadId} has; asked by another thread, as its owner last left it. */
-    public int depthOf(long threadId) {
+    /** What thread {@code threadId} holds; asked by another thread, as its owner last left it. */
+    public HeldState heldBy(long threadId) {
         Hold hold = byThread.get(threadId);
-        return hold != null && hold.isHeld() ? hold.depth() : 0;
+        return hold != null && hold.isHeld() ? new HeldState(hold.depth(), hold.leaseEnd()) : HeldState.NONE;
     }
 
     /** Whether the calling thread holds the lock: until its last unlock or the moment its lease is lost. */
@@ -144,8 +144,9 @@ public final class HoldTable {
         try {
             ours = set.getAsBoolean();
         } catch (RuntimeException unknown) {
-            // Either lease may be the one Redis keeps: trust the shorter.
-            hold.leaseUntil(Math.min(Math.min(hold.deadline(), renewalMayLeave), LeaseClock.deadline(sent, lease)));
+            // Either lease may be the one Redis keeps: trust the shorter, and count on the old one in Redis.
+            long believed = Math.min(Math.min(hold.deadline(), renewalMayLeave), LeaseClock.deadline(sent, lease));
+            hold.leaseUntil(believed, hold.leaseEnd());
             throw unknown;
         }
         if (!ours) {
@@ -159,7 +160,8 @@ public final class HoldTable {
             giveBackLater(giveBack);
             throw new LeaseLostException(loss(hold));
         }
-        hold.leaseUntil(Math.min(renewalMayLeave, LeaseClock.deadline(sent, lease)));
+        long end = sent + TimeUnit.MILLISECONDS.toNanos(lease.millis());
+        hold.leaseUntil(Math.min(renewalMayLeave, LeaseClock.deadline(sent, lease)), end);
     }
 
     /**

@@ -46,7 +46,7 @@ final class Renewal implements Runnable {
         long sent = System.nanoTime();
         try {
             if (renew.getAsBoolean()) {
-                hold.renewedTo(LeaseClock.deadline(sent, leaseNanos));
+                hold.renewed(sent, leaseNanos);
                 if (failing) {
                     failing = false;
                     log.info("lock '{}': renewals for thread {} go through again", hold.lockName(), hold.owner().name());

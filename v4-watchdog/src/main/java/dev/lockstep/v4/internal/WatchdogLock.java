@@ -174,9 +174,9 @@ public class WatchdogLock extends AbstractDistLock {
         }));
     }
 
-    /** Local and instant: thread {@code threadId}'s count of holds, 0 once its lease was lost. */
-    protected final int holdCountOf(long threadId) {
-        return holds.depthOf(threadId);
+    /** Local and instant: what thread {@code threadId} holds, nothing once its lease was lost. */
+    protected final HeldState heldBy(long threadId) {
+        return holds.heldBy(threadId);
     }
 
     /** Local and instant: this thread's count of holds, 0 once its lease was lost. */

@@ -8,6 +8,7 @@ import dev.lockstep.internal.LuaScript;
 import dev.lockstep.internal.Patience;
 import dev.lockstep.v3.internal.RedissonLayout;
 import dev.lockstep.v4.internal.GiveBacks;
+import dev.lockstep.v4.internal.HeldState;
 import dev.lockstep.v4.internal.Watchdog;
 import dev.lockstep.v4.internal.WatchdogLock;
 import dev.lockstep.v5.internal.AcquireLoop;
@@ -60,9 +61,9 @@ public final class NameGroupLock extends WatchdogLock {
         return names;
     }
 
-    /** Thread {@code threadId}'s holds of this lock. */
-    int holdsOf(long threadId) {
-        return holdCountOf(threadId);
+    /** What thread {@code threadId} holds of this lock. */
+    HeldState holdOf(long threadId) {
+        return heldBy(threadId);
     }
 
     /**
@@ -148,7 +149,7 @@ public final class NameGroupLock extends WatchdogLock {
     @Override
     protected boolean renew(String owner, long leaseMillis) {
         long thread = threadOf(owner);
-        int mine = holdCountOf(thread);
+        int mine = heldBy(thread).depth();
         List<String> args = new ArrayList<>(names.size() + 2);
         args.add(Long.toString(leaseMillis));
         args.add(owner);
@@ -164,7 +165,7 @@ public final class NameGroupLock extends WatchdogLock {
     protected Object unlockScript(String owner, int holds) {
         long thread = threadOf(owner);
         return nameHolds.writing(thread, () -> {
-            int mine = holdCountOf(thread);
+            int mine = heldBy(thread).depth();
             return unlockAll(owner, holds, names, name -> nameHolds.of(name, thread) - mine + holds);
         });
     }
@@ -180,21 +181,27 @@ public final class NameGroupLock extends WatchdogLock {
         return GiveBacks.retrying(owner -> {
             long thread = threadOf(owner);
             nameHolds.writing(thread, () -> {
-                int mine = holdCountOf(thread);
+                int mine = heldBy(thread).depth();
                 List<String> shared = names.stream().filter(name -> nameHolds.of(name, thread) > mine).toList();
                 return shared.isEmpty() ? null : unlockAll(owner, 1, shared, name -> nameHolds.of(name, thread) - mine + 1);
             });
         }, options(), this::isClosed);
     }
 
-    /** The unlock script over {@code keys}: one of {@code holds} holds of {@code owner}'s ends, each name's count before it given. */
+    /**
+     * The unlock script over {@code keys}: one of {@code holds} holds of {@code owner}'s ends, each name's
+     * count before it given. A name this lock's share leaves, while other locks of the owner still hold
+     * it, keeps the lease they believe in, no longer: this lock's own lease may have been the longer.
+     */
     private Object unlockAll(String owner, int holds, List<String> keys, ToIntFunction<String> countBefore) {
-        List<String> args = new ArrayList<>(2 * keys.size() + 3);
+        long thread = threadOf(owner);
+        List<String> args = new ArrayList<>(3 * keys.size() + 3);
         args.add(owner);
         args.add(RedissonLayout.RELEASED);
         args.add(Integer.toString(holds));
         keys.forEach(name -> args.add(Integer.toString(countBefore.applyAsInt(name))));
         keys.forEach(name -> args.add(RedissonLayout.releaseChannel(name)));
+        keys.forEach(name -> args.add(Long.toString(nameHolds.leaseLeftWithout(this, name, thread))));
         return UNLOCK_ALL.run(redis(), keys, args);
     }
 

@@ -1,5 +1,6 @@
 package dev.lockstep.multi.internal;
 
+import dev.lockstep.v4.internal.HeldState;
 import java.lang.ref.ReferenceQueue;
 import java.lang.ref.WeakReference;
 import java.util.List;
@@ -69,10 +70,27 @@ public final class NameHolds {
         if (locks != null) {
             for (Entry entry : locks) {
                 NameGroupLock lock = entry.get();
-                holds += lock == null ? 0 : lock.holdsOf(threadId);
+                holds += lock == null ? 0 : lock.holdOf(threadId).depth();
             }
         }
         return holds;
+    }
+
+    /**
+     * How long, in whole ms and at least 1, {@code name} must stay in Redis for thread {@code threadId}'s
+     * holds of it through the client's locks other than {@code leaving}: until the latest lease Redis was told for them.
+     */
+    long leaseLeftWithout(NameGroupLock leaving, String name, long threadId) {
+        long now = System.nanoTime();
+        long latest = now;
+        for (Entry entry : byName.getOrDefault(name, Set.of())) {
+            NameGroupLock lock = entry.get();
+            HeldState held = lock == null || lock == leaving ? null : lock.holdOf(threadId);
+            if (held != null && held.depth() > 0 && held.leaseEndNanos() - latest > 0) {
+                latest = held.leaseEndNanos();
+            }
+        }
+        return Math.max(1, (latest - now + 999_999) / 1_000_000);
     }
 
     private void forgetCollected() {
