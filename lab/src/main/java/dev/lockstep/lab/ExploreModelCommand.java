@@ -68,7 +68,6 @@ final class ExploreModelCommand implements Callable<Integer> {
     @Spec
     private CommandSpec spec;
 
-    /** What one stage showed: histories played and the failures found, one per rule. */
     /** A stage's turn: how many histories it played, and the first failure per rule with when it was found. */
     private record StageResult(Stage stage, int histories, List<ModelChecker.Failure> failures, List<String> found) {
     }
