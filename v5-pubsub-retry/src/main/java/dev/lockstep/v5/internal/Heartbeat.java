@@ -8,9 +8,9 @@ import redis.clients.jedis.exceptions.JedisException;
 /**
  * Whether a subscription connection is alive, and cutting it when it is not. A half-open socket
  * (the peer gone without a FIN or RST, such as one that died idle in the pool) never fails a read
- * by itself, so waiters check while they sleep: a connection silent for a while gets a {@code PING},
- * and one that leaves a {@code PING} or its first {@code SUBSCRIBE} unanswered that long is cut, so
- * that its read loop reconnects. A connection that carries messages is never pinged. Guarded by the
+ * by itself, so waiters check while they sleep: a connection silent for a while gets a probe,
+ * and one that leaves a probe or its first {@code SUBSCRIBE} unanswered that long is cut, so
+ * that its read loop reconnects. A connection that carries messages is never probed. Guarded by the
  * subscription's lock.
  */
 final class Heartbeat {
@@ -19,7 +19,7 @@ final class Heartbeat {
 
     private final String connectionName;
     private Connection connection;
-    /** When the request still unanswered was sent (the first SUBSCRIBE, or a PING); 0 when none is. */
+    /** When the request still unanswered was sent (the first SUBSCRIBE, or a probe); 0 when none is. */
     private long probeSentAt;
     private long lastHeardAt;
 
@@ -57,9 +57,9 @@ final class Heartbeat {
 
     /**
      * After {@code patienceNanos} of waiting: cuts a connection that left its probe unanswered that
-     * long, or sends {@code ping} on one silent that long (unless it is still {@code opening}).
+     * long, or sends {@code probe} on one silent that long (unless it is still {@code opening}).
      */
-    void check(long patienceNanos, boolean opening, Runnable ping) {
+    void check(long patienceNanos, boolean opening, Runnable probe) {
         long now = System.nanoTime();
         if (probeSentAt != 0) {
             if (now - probeSentAt >= patienceNanos) {
@@ -73,7 +73,7 @@ final class Heartbeat {
         }
         try {
             probeSentAt = now;
-            ping.run();
+            probe.run();
         } catch (JedisException e) {
             cut();
         }

@@ -20,7 +20,7 @@ import redis.clients.jedis.exceptions.JedisException;
  * IDLE         none     none        a wanted channel starts the thread
  * CONNECTING   running  opening     the first confirmation sends whatever changed meanwhile; none within a
  *                                   heartbeat of the SUBSCRIBE cuts the connection (RETRYING)
- * SUBSCRIBED   running  open        joins and leaves are sent at once; PINGs check it is alive
+ * SUBSCRIBED   running  open        joins and leaves are sent at once; probes check it is alive
  * DRAINING     running  open        the last channels were dropped: the read loop ends on Redis's answer,
  *                                   then subscribes what is wanted by then, or closes the connection and ends
  * RETRYING     running  none        the connection failed: a pause, then CONNECTING again, and every
@@ -32,6 +32,15 @@ final class NodeSubscription implements SubscriptionListener.Events, ReadLoop.St
     private static final Logger log = LoggerFactory.getLogger(NodeSubscription.class);
 
     private enum State { IDLE, CONNECTING, SUBSCRIBED, DRAINING, RETRYING }
+
+    /**
+     * The heartbeat's probe is an UNSUBSCRIBE of this channel, which no subscription asks for: Redis
+     * answers it in the subscription's own format, its count unchanged, on RESP2 and RESP3 alike. A
+     * PING would not do: on RESP3 (Jedis 8's default) a subscribed PING gets a plain PONG, which Jedis's
+     * listener places only if the PING's handler is queued first, and Jedis queues it after sending the
+     * PING, so a read thread that wins the race breaks its loop.
+     */
+    static final String PROBE_CHANNEL = "lockstep:subscription-probe";
 
     private final WantedChannels wanted;
     private final ReentrantLock guard;
@@ -100,7 +109,7 @@ final class NodeSubscription implements SubscriptionListener.Events, ReadLoop.St
     /** Called by waiters while they sleep, with the guard held: see {@link Heartbeat}. */
     void heartbeat(long patienceNanos) {
         if (state == State.SUBSCRIBED || state == State.CONNECTING) {
-            heartbeat.check(patienceNanos, state == State.CONNECTING, () -> listener.ping());
+            heartbeat.check(patienceNanos, state == State.CONNECTING, () -> listener.unsubscribe(PROBE_CHANNEL));
         }
     }
 
@@ -203,18 +212,13 @@ final class NodeSubscription implements SubscriptionListener.Events, ReadLoop.St
     }
 
     /**
-     * The read loop ends (and closes the connection) after the last unsubscribe reply. Redis
-     * may answer before the waiter that wrote the unsubscribe has returned from its write; taking
-     * the lock here makes the loop wait for that writer.
+     * An unsubscribe reply answers the probe, if one is out: the connection is alive. And the read
+     * loop ends (and closes the connection) after the last one. Redis may answer before the waiter
+     * that wrote the unsubscribe has returned from its write; taking the lock here makes the loop
+     * wait for that writer.
      */
     @Override
     public void unsubscribed() {
-        guard.lock();
-        guard.unlock();
-    }
-
-    @Override
-    public void ponged() {
         guard.lock();
         try {
             heartbeat.answered();

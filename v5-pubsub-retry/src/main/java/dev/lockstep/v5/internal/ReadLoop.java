@@ -75,10 +75,10 @@ final class ReadLoop implements Runnable {
             steps.connected(own);
             start.listener().proceed(own, start.channels());
         } finally {
-            // Closed, never pooled: Jedis's listener keeps the connection after its loop ends, and a loop
-            // can end with traffic still on its way (broken off by a RESP3 PONG that outran its PING's
-            // handler, a late SUBSCRIBE or PING). Pooled, it would answer another caller's command with a
-            // release message: the model explorer saw a renewal read [message, channel, 0] as its reply.
+            // Closed, never pooled: Jedis's listener keeps the connection after its loop ends, and a loop can
+            // end with traffic still on its way (broken off by a reply it cannot place, a late SUBSCRIBE or probe).
+            // Pooled, it would answer another caller's command with a release message: the model explorer saw
+            // a renewal read [message, channel, 0] as its reply.
             own.setBroken();
             own.close();
         }

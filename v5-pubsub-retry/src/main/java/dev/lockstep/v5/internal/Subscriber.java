@@ -23,12 +23,12 @@ import redis.clients.jedis.UnifiedJedis;
  * permit that wakes it; a permit that arrives before anyone sleeps is kept, so a wake-up is never
  * lost. A connection that dies is replaced, and its replacement wakes every waiter once, since a
  * release may have been published while nobody listened. A connection that silently stops
- * answering is noticed by the PINGs the sleeping waiter sends every {@link #HEARTBEAT}. And a
+ * answering is noticed by the probes the sleeping waiter sends every {@link #HEARTBEAT}. And a
  * message that never arrives costs a sleep bounded by the holder's remaining lease, never a hang.
  */
 public final class Subscriber implements AutoCloseable {
 
-    /** How often a sleeping waiter checks its subscription with a PING, and how long the PING may go unanswered. */
+    /** How often a sleeping waiter probes its subscription, and how long the probe may go unanswered. */
     public static final Duration HEARTBEAT = Duration.ofMillis(500);
 
     /** One attempt to take a lock: null when taken, else how many ms the holder's lease still runs (negative if unknown). */

@@ -11,11 +11,8 @@ final class SubscriptionListener extends JedisPubSub {
         /** Redis confirmed {@code channel}; {@code afterReconnection}: a release may have gone unheard meanwhile. */
         void confirmed(String channel, boolean afterReconnection);
 
-        /** Redis confirmed an unsubscribe. */
+        /** Redis confirmed an unsubscribe, or answered the heartbeat's probe. */
         void unsubscribed();
-
-        /** Redis answered a PING. */
-        void ponged();
 
         /** A release was announced on {@code channel}. */
         void released(String channel);
@@ -38,11 +35,6 @@ final class SubscriptionListener extends JedisPubSub {
     @Override
     public void onUnsubscribe(String channel, int subscribedChannels) {
         events.unsubscribed();
-    }
-
-    @Override
-    public void onPong(String pattern) {
-        events.ponged();
     }
 
     @Override

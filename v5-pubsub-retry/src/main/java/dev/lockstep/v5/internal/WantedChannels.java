@@ -8,9 +8,9 @@ import java.util.concurrent.locks.ReentrantLock;
 
 /**
  * The release channels a client's waiters want, by name, and the one lock that guards them and
- * every connection's subscription state. A lock rather than a monitor: its holders write
- * SUBSCRIBE, UNSUBSCRIBE and PING to sockets, and a virtual thread blocked in a socket write
- * while it holds a monitor pins its carrier thread on JDK 21 to 23.
+ * every connection's subscription state. A lock rather than a monitor: its holders write SUBSCRIBE
+ * and UNSUBSCRIBE (the heartbeat's probe too) to sockets, and a virtual thread blocked in a socket
+ * write while it holds a monitor pins its carrier thread on JDK 21 to 23.
  *
  * <p>Who owns what: this class the wanted channels; each {@link NodeSubscription} its connection
  * and what it asked Redis for; each {@link ReleaseChannel} its waiters' turn and wake-ups.
