@@ -126,8 +126,8 @@ class ClientFaultTest extends OneNodeTest {
      */
     @Test
     void heartbeatsOnABusyMachineKeepEverySubscription() throws Exception {
-        int waiters = 24;
-        Duration quiet = Subscriber.HEARTBEAT.multipliedBy(8);
+        int waiters = 16;
+        Duration quiet = Subscriber.HEARTBEAT.multipliedBy(6);
         DistLock holder = clientAt(node.address()).get("quiet");
         assertTrue(holder.tryLock(Duration.ZERO, null));
         List<LockThread> threads = new ArrayList<>();
