@@ -56,7 +56,7 @@ class LabTest {
     @Test
     void aShortSoakReportsEveryColumnAndWritesTheReport(@TempDir Path dir) throws Exception {
         Path report = dir.resolve("soak.md");
-        int status = lab("soak", "--minutes", "0.2", "--seed", "1", "--stages", "v5-pubsub-retry", "--report",
+        int status = lab("soak", "--minutes", "0.05", "--seed", "1", "--stages", "v5-pubsub-retry", "--report",
                 report.toString());
 
         assertEquals(0, status, out::toString);
