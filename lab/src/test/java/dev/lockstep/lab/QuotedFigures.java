@@ -2,18 +2,14 @@ package dev.lockstep.lab;
 
 import dev.lockstep.bench.Results;
 import java.io.IOException;
-import java.io.UncheckedIOException;
 import java.math.BigDecimal;
 import java.math.RoundingMode;
-import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.ArrayList;
 import java.util.HashMap;
-import java.util.HashSet;
 import java.util.List;
 import java.util.Map;
 import java.util.NoSuchElementException;
-import java.util.Set;
 import java.util.regex.Matcher;
 import java.util.regex.Pattern;
 
@@ -25,11 +21,15 @@ import java.util.regex.Pattern;
  *   <li>{@code <!-- figure: bench/results/quick.json EXPRESSION -->3.1x}: the number right after the
  *       marker is {@link FigureExpression EXPRESSION} on that file, rounded to the decimals quoted
  *       (a {@code %} after it reads the value in hundredths);</li>
- *   <li>{@code <!-- figure: docs/results/STAGE/SCENARIO.md -->} on a line of its own: every number
- *       in the block after it (up to the next blank line), whatever its shape (a time, a count, a
- *       rate), occurs in that lab page, whose timeline and verdict hold the run's figures; a stage's
- *       number and a list item's are not figures. Numbers the page cannot show (the scenario's settings, a difference of two times) are listed after
- *       {@code besides}: {@code <!-- figure: docs/results/v4-watchdog/long-critical-section.md besides 300 100 (settings) -->}.</li>
+ *   <li>{@code <!-- figure: docs/results/STAGE/SCENARIO.md -->} on a line of its own (several pages
+ *       apart by spaces when a block quotes several runs' pages): every number in the block after it
+ *       (up to the next blank line) is that run's, in the unit it is quoted in ({@link RunPage}): a
+ *       time in ms is a row of its timeline or an {@code N ms} the page writes, a count of requests
+ *       or commands one the verdict gives; a number without a unit occurs on the page. A stage's
+ *       number and a list item's are not figures. Numbers the pages cannot show (the scenario's
+ *       settings, a difference of two times) are listed after {@code besides}, a worked-out one
+ *       with its arithmetic, which is checked ({@link Besides}):
+ *       {@code <!-- figure: docs/results/v4-watchdog/long-critical-section.md besides 300 (the lease) 38 (970 - 932) -->}.</li>
  * </ul>
  */
 final class QuotedFigures {
@@ -38,19 +38,17 @@ final class QuotedFigures {
     private static final Pattern BENCH = Pattern.compile(
             "<!-- figure: (bench/results/[\\w.+/-]+\\.json) (.+?) -->([\\d,]*\\d(?:\\.\\d+)?)(%?)");
     private static final Pattern RUN = Pattern.compile(
-            "<!-- figure: (docs/results/[\\w.+-]+/[\\w.+-]+\\.md)(?: besides ([^>]*))? -->\\n((?:[^\\n]+\\n?)+)");
-    /** A number, commas dropped first: not part of a name such as {@code v3} or {@code w8}. */
-    private static final Pattern NUMBER = Pattern.compile("(?<![\\w.])\\d+(?:\\.\\d+)?");
+            "<!-- figure: ((?:docs/results/(?:[\\w.+-]+/)?[\\w.+-]+\\.md ?)+)(?:besides ([^>]*))? ?-->\\n((?:[^\\n]+\\n?)+)");
     /**
      * What a block may name but is no figure: link targets, the markers themselves, a stage by its
      * number, and the number of an item in a list.
      */
     private static final Pattern NOT_PROSE = Pattern.compile(
-            "\\]\\([^)]*\\)|<!--.*?-->|(?i)\\bstages? \\d+(?:(?:,| to| and| or) \\d+)*|(?m)^\\s*\\d+\\.\\s");
+            "\\]\\([^)]*\\)|<!--.*?-->|(?i)\\bstages?\\s+\\d+(?:(?:,| to| and| or)\\s+\\d+)*|(?m)^\\s*\\d+\\.\\s");
 
     private final Path root;
     private final Map<String, Results> benchResults = new HashMap<>();
-    private final Map<String, Set<String>> pageNumbers = new HashMap<>();
+    private final Map<String, RunPage> runPages = new HashMap<>();
     private final List<String> problems = new ArrayList<>();
     private int figures;
 
@@ -103,21 +101,28 @@ final class QuotedFigures {
     }
 
     private void checkRun(String where, Matcher run) {
-        Set<String> known = pageNumbers(run.group(1));
-        if (known == null) {
-            problems.add(where + ": cites " + run.group(1) + ", which is not there");
-            return;
+        List<RunPage> pages = new ArrayList<>();
+        for (String file : run.group(1).strip().split(" ")) {
+            RunPage page = runPages.computeIfAbsent(file, f -> RunPage.read(root.resolve(f)));
+            if (page == null) {
+                problems.add(where + ": cites " + file + ", which is not there");
+                return;
+            }
+            pages.add(page);
         }
-        Set<String> besides = numbers(run.group(2) == null ? "" : run.group(2));
-        String prose = NOT_PROSE.matcher(withoutThousands(run.group(3))).replaceAll(" ");
-        Matcher figure = NUMBER.matcher(prose);
+        String files = run.group(1).strip();
+        Besides besides = Besides.of(run.group(2));
+        besides.problems(number -> pages.stream().anyMatch(page -> page.has(number)))
+                .forEach(problem -> problems.add(where + ": the marker citing " + files + " " + problem));
+        String prose = NOT_PROSE.matcher(RunPage.withoutThousands(run.group(3))).replaceAll(" ");
+        Matcher figure = RunPage.NUMBER.matcher(prose);
         while (figure.find()) {
-            for (String number : numbers(figure.group())) {
-                figures++;
-                if (!known.contains(number) && !besides.contains(number)) {
-                    problems.add(where + ": quotes " + number + " from " + run.group(1)
-                            + ", which that run does not have: ..." + context(prose, figure) + "...");
-                }
+            String number = figure.group();
+            String unit = RunPage.unitAfter(prose, figure);
+            figures++;
+            if (!besides.lists(number) && pages.stream().noneMatch(page -> page.has(number, unit))) {
+                problems.add(where + ": quotes " + number + (unit == null ? "" : " " + unit) + " from " + files
+                        + ", which that run does not have: ..." + context(prose, figure) + "...");
             }
         }
     }
@@ -127,39 +132,12 @@ final class QuotedFigures {
                 .replace('\n', ' ');
     }
 
-    private static Set<String> numbers(String text) {
-        Set<String> numbers = new HashSet<>();
-        Matcher number = NUMBER.matcher(withoutThousands(text));
-        while (number.find()) {
-            numbers.add(number.group());
-        }
-        return numbers;
-    }
-
-    private static String withoutThousands(String text) {
-        return text.replaceAll("(\\d),(\\d{3})", "$1$2");
-    }
-
     private Results benchResults(String file) {
         return benchResults.computeIfAbsent(file, f -> {
             try {
                 return Results.read(root.resolve(f));
             } catch (IOException e) {
                 throw new IllegalArgumentException("cannot read " + f + ": " + e.getMessage(), e);
-            }
-        });
-    }
-
-    /** The numbers of a lab page, commas dropped; null when there is no such page. */
-    private Set<String> pageNumbers(String file) {
-        if (!Files.exists(root.resolve(file))) {
-            return null;
-        }
-        return pageNumbers.computeIfAbsent(file, f -> {
-            try {
-                return numbers(Files.readString(root.resolve(f)));
-            } catch (IOException e) {
-                throw new UncheckedIOException(e);
             }
         });
     }
