@@ -66,6 +66,11 @@ public abstract class ClientBoundLock {
         return client.clientId() + ":" + threadId;
     }
 
+    /** The thread (or hold handle) an owner field {@code clientId:threadId} names. */
+    protected static long threadOf(String owner) {
+        return Long.parseLong(owner.substring(owner.lastIndexOf(':') + 1));
+    }
+
     /**
      * Runs {@code call} against Redis; a connection failure, a server still loading its data, or
      * an error reply (such as a missing ACL permission) becomes a {@link RedisUnreachableException}

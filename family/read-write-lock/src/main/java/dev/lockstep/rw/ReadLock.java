@@ -3,6 +3,7 @@ package dev.lockstep.rw;
 import dev.lockstep.internal.AbstractLocks;
 import dev.lockstep.internal.LuaScript;
 import dev.lockstep.v4.internal.GiveBacks;
+import dev.lockstep.v4.internal.HeldState;
 import dev.lockstep.v4.internal.Watchdog;
 import dev.lockstep.v5.internal.PubSubLock;
 import dev.lockstep.v5.internal.Subscriber;
@@ -21,7 +22,7 @@ final class ReadLock extends PubSubLock {
     private static final LuaScript RENEW = LuaScript.load(ReadWriteLocks.class, "renew.lua");
     private static final LuaScript FORCE_UNLOCK = LuaScript.load(ReadWriteLocks.class, "force-unlock.lua");
 
-    /** Kept so that a held read lock keeps its write lock, the object the client hands out, alive. */
+    /** Its write side: kept alive by a held read lock (it is the object the client hands out), and asked for its lease. */
     private final WriteLock writeLock;
     private final String timeoutBase;
 
@@ -45,7 +46,14 @@ final class ReadLock extends PubSubLock {
     @Override
     protected Object unlockScript(String owner, int holds) {
         return UNLOCK.run(redis(), List.of(key(), channel(), RwKeys.timeoutPrefix(timeoutBase, owner), timeoutBase),
-                List.of(owner, RwKeys.READ_RELEASED, Integer.toString(holds)));
+                List.of(owner, RwKeys.READ_RELEASED, Integer.toString(holds), Long.toString(writeLeaseLeft(owner))));
+    }
+
+    /** How long, in whole ms and at least 1, the hash must live for {@code owner}'s write hold, if it has one. */
+    private long writeLeaseLeft(String owner) {
+        HeldState write = writeLock.holdOf(threadOf(owner));
+        long left = write.depth() > 0 ? write.leaseEndNanos() - System.nanoTime() : 0;
+        return Math.max(1, (left + 999_999) / 1_000_000);
     }
 
     /** Whether readers hold the lock: the hash is in read mode. */

@@ -5,6 +5,7 @@ import dev.lockstep.ReadWriteDistLock;
 import dev.lockstep.internal.AbstractLocks;
 import dev.lockstep.internal.LuaScript;
 import dev.lockstep.v4.internal.GiveBacks;
+import dev.lockstep.v4.internal.HeldState;
 import dev.lockstep.v4.internal.Watchdog;
 import dev.lockstep.v5.internal.PubSubLock;
 import dev.lockstep.v5.internal.Subscriber;
@@ -68,6 +69,11 @@ final class WriteLock extends PubSubLock implements ReadWriteDistLock {
     @Override
     public boolean forceUnlock() {
         return readLock.forceUnlockIn("write");
+    }
+
+    /** What thread (or hold) {@code threadId} holds of the write side. */
+    HeldState holdOf(long threadId) {
+        return heldBy(threadId);
     }
 
     /** A lost write hold is given back at once: the owner's reads renew the hash, and would keep its write field. */

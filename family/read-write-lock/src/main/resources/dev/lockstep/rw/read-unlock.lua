@@ -1,9 +1,10 @@
 -- End one read hold; the count written is the client's, as in stage 4. While others still hold the
--- lock, the hash lives as long as the longest read hold left (their timeout keys say how long); the
--- last hold deletes it and announces the release.
+-- lock, the hash lives as long as the longest read hold left (their timeout keys say how long), and
+-- as the owner's write, if it holds one, needs: no longer, since a read taken under the write may have
+-- set a longer lease. The last hold deletes it and announces the release.
 -- KEYS[1] the hash; KEYS[2] the channel; KEYS[3] this owner's timeout-key prefix;
 -- KEYS[4] the prefix of every owner's timeout keys ({name}); ARGV[1] the owner; ARGV[2] the message ('0');
--- ARGV[3] the caller's read holds before this unlock.
+-- ARGV[3] the caller's read holds before this unlock; ARGV[4] the lease in ms the owner's write still needs.
 -- Returns nil when this owner holds no read, 0 when it still holds one, 1 when its last read hold ended.
 if redis.call('hexists', KEYS[1], ARGV[1]) == 0 or redis.call('hget', KEYS[1], 'mode') == false then
     return nil
@@ -29,11 +30,12 @@ if redis.call('hlen', KEYS[1]) > 1 then
             end
         end
     end
-    if longest > 0 then
-        redis.call('pexpire', KEYS[1], longest)
+    if redis.call('hget', KEYS[1], 'mode') == 'write' then
+        redis.call('pexpire', KEYS[1], math.max(longest, tonumber(ARGV[4])))
         return 1
     end
-    if redis.call('hget', KEYS[1], 'mode') == 'write' then
+    if longest > 0 then
+        redis.call('pexpire', KEYS[1], longest)
         return 1
     end
 end

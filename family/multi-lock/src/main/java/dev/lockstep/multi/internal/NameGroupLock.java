@@ -211,11 +211,6 @@ public final class NameGroupLock extends WatchdogLock {
         return nameHolds.writing(Caller.currentId(), write);
     }
 
-    /** The thread (or hold) an owner field {@code clientId:threadId} names. */
-    private static long threadOf(String owner) {
-        return Long.parseLong(owner.substring(owner.lastIndexOf(':') + 1));
-    }
-
     /** Force-unlocks each name; true when any was held. */
     @Override
     public boolean forceUnlock() {
