@@ -18,6 +18,7 @@ public final class Catalog {
             new DroppedSubscription(),
             new Failover(),
             new FailoverWithReplicaSync(),
+            new EvictedLock(),
             new RestartAmnesia(RestartAmnesia.Remedy.NONE),
             new RestartAmnesia(RestartAmnesia.Remedy.AOF),
             new RestartAmnesia(RestartAmnesia.Remedy.DELAYED_RESTART),

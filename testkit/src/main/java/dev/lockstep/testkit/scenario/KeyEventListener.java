@@ -18,14 +18,14 @@ import redis.clients.jedis.exceptions.JedisException;
 /**
  * Turns one node's keyspace notifications into history events, over one subscribed connection: a
  * write that changes a key's owners is a {@link Kind#HELD}, an {@code expire} after no write of its
- * own a renewal, and expiries and deletions end the hold. The fixture's own keys are recorded apart.
+ * own a renewal, and expiries, evictions and deletions end the hold. The fixture's own keys are recorded apart.
  */
 final class KeyEventListener extends JedisPubSub {
 
     private static final String EVENTS = "__keyevent@0__:";
     /** The channels a watch subscribes to. */
     static final String[] CHANNELS = {EVENTS + "set", EVENTS + "hset", EVENTS + "hincrby",
-        EVENTS + "expire", EVENTS + "expired", EVENTS + "del"};
+        EVENTS + "expire", EVENTS + "expired", EVENTS + "evicted", EVENTS + "del"};
     /** Keys that mark how far the watch has read, each with a short TTL. */
     static final String CATCH_UP_MARKER = "lockstep-watch-caught-up-";
     private static final List<String> WRITES = List.of("set", "hset", "hincrby");
@@ -101,7 +101,7 @@ final class KeyEventListener extends JedisPubSub {
             justWritten = null;
             owners.remove(key);
             history.recordAt(at, actorOf(key), event.equals("expired") ? Kind.EXPIRED : Kind.DELETED,
-                    about(key, event.equals("expired") ? "expired" : "deleted"));
+                    about(key, event.equals("del") ? "deleted" : event));
         }
     }
 

@@ -88,7 +88,7 @@ final class RedisWatch implements AutoCloseable {
                 runId = now;
                 reader.clientSetname(RedisTraffic.UNCOUNTED_CLIENT);
                 subscriber.clientSetname(RedisTraffic.UNCOUNTED_CLIENT);
-                reader.configSet("notify-keyspace-events", "Eg$hx");
+                reader.configSet("notify-keyspace-events", "Eg$hxe");
                 KeyEventListener current = new KeyEventListener(reader, owners, history, actor, warmUpLock,
                         keyColumns, subscribed, catchingUp);
                 listener = current;
