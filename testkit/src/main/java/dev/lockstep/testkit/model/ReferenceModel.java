@@ -110,7 +110,9 @@ final class ReferenceModel {
 
     /**
      * Redis may have granted a call the owner was told was refused: a re-entry's extra count must end
-     * with the owner's last unlock, a first hold's field must run out within one lease, unrenewed.
+     * with the owner's last unlock, a first hold's field must run out within one lease, unrenewed. A
+     * group's share on the modelled name, which the owner's single hold renews, ends as a re-entry's
+     * does, with the single hold's last unlock.
      */
     void unheardGrant(int client, int thread, Side side, long now) {
         OwnerModel owner = owner(client, thread, side);
@@ -118,6 +120,10 @@ final class ReferenceModel {
             owner.unheardGrants++;
         } else {
             departures.depart(field(client, thread, side), now + leaseNanos());
+            OwnerModel single = owner(client, thread, Side.WRITE);
+            if (side == Side.GROUP && single.surelyHolds()) {
+                single.unheardGrants++;
+            }
         }
     }
 
