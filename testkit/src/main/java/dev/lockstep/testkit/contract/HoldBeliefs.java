@@ -77,8 +77,9 @@ public interface HoldBeliefs extends StageUnderTest {
         HeldSends redis = closedAfterTest(HeldSends.to(nodes().get(0).address()));
         Locks client = closedAfterTest(stage().open(redis, LockOptions.defaults()));
         DistLock rival = open().get("extended-late");
-        // A lease of 2 s leaves 102 ms between the hold's own deadline and the key's expiry: the extend runs there.
-        LockHold hold = client.get("extended-late").tryAcquire(Duration.ZERO, Duration.ofSeconds(2)).orElseThrow();
+        // A lease of 4 s leaves 202 ms between the hold's own deadline and the key's expiry: the extend runs there.
+        // And a loaded machine has seconds to send it before the deadline (at 2 s a JDK 25 run once did not).
+        LockHold hold = client.get("extended-late").tryAcquire(Duration.ZERO, Duration.ofSeconds(4)).orElseThrow();
         try (LockThread extender = new LockThread("extender")) {
             redis.holdNext(thread -> thread == extender.thread());
             Future<Object> extended = extender.submit(() -> {
