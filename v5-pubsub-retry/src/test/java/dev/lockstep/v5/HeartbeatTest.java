@@ -30,7 +30,7 @@ class HeartbeatTest extends OneNodeTest {
     @Test
     void heartbeatsOnABusyMachineKeepEverySubscription() throws Exception {
         int waiters = 16;
-        Duration quiet = Subscriber.HEARTBEAT.multipliedBy(6);
+        Duration quiet = Subscriber.HEARTBEAT.multipliedBy(4);
         DistLock holder = client(node.newClient()).get("quiet");
         assertTrue(holder.tryLock(Duration.ZERO, null));
         List<LockThread> threads = new ArrayList<>();
