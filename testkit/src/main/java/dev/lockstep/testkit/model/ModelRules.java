@@ -82,10 +82,12 @@ final class ModelRules {
         int stored = redis.count(field);
         if (setup.severalNames() && side == Side.WRITE) {
             // Which part of the name's count is the group's only the model knows: the group's own count, while settled
-            // and no fault (or force, while its call was under way) may have taken the group's share off the name.
+            // and no fault (or force, while its call was under way) may have taken the group's share off the name, and
+            // not in a fixed lease's last moments, when the lock may count the group's hold as lost already.
             OwnerModel groupOwner = model.owner(c, t, Side.GROUP);
             int group = groupOwner.settled();
-            boolean split = group >= 0 && groupOwner.shakenUntil <= now && groupOwner.exposedUntil <= now;
+            boolean groupEnding = groupOwner.fixedLeaseEnd > 0 && now > groupOwner.fixedLeaseEnd - ModelSetup.SLACK.toNanos();
+            boolean split = group >= 0 && groupOwner.shakenUntil <= now && groupOwner.exposedUntil <= now && !groupEnding;
             stored = split ? redis.lockCount(field) - group : UNSPLIT;
         }
         if (held && stored == 0 && holdCount >= 0 && owner.fixedLeaseEnd == 0 && !owner.beliefUnknown && !owner.mixedLease
