@@ -73,7 +73,8 @@ public interface ScenarioPlays extends StageUnderTest {
                     fail("-Dlockstep.strict: " + stage + " does not prevent " + outcome.scenario().id() + "\n\n" + report);
                 }
             }
-            case FAILED -> fail(report, outcome.error());
+            // The judgement first as well: a CI log cut short after a long timeline still says why.
+            case FAILED -> fail(outcome.judgement() + "\n\n" + report, outcome.error());
             case NOT_PLAYED -> abort(stage + " / " + outcome.scenario().id() + " not played: " + outcome.error().getMessage()
                     + " in " + Outcome.PLAYS + " plays; the machine was too slow to set the story up");
             case NOT_APPLICABLE -> {

@@ -80,15 +80,19 @@ public record Outcome(Stage stage, Scenario scenario, boolean claimed, Verdict v
                 .append(claimed ? " (claims " : " (does not claim ").append(scenario.guarantee()).append(")\n");
         out.append(scenario.story()).append("\n\n");
         out.append(Timeline.render(history, false, fixture)).append('\n');
+        return out.append(judgement()).append('\n').toString();
+    }
+
+    /** The report's last line: the verdict and why, or why there is none. */
+    public String judgement() {
         if (error instanceof TooSlowToPlay) {
-            out.append("Not played: ").append(error.getMessage()).append(", in each of ").append(PLAYS)
-                    .append(" plays on fresh servers; this machine was too slow to set the story up\n");
-        } else if (error != null) {
-            out.append("The run broke: ").append(error).append('\n');
-        } else {
-            out.append(verdict.violated() ? "VIOLATION: " : "OK: ").append(verdict.explanation()).append('\n');
+            return "Not played: " + error.getMessage() + ", in each of " + PLAYS
+                    + " plays on fresh servers; this machine was too slow to set the story up";
         }
-        return out.toString();
+        if (error != null) {
+            return "The run broke: " + error;
+        }
+        return (verdict.violated() ? "VIOLATION: " : "OK: ") + verdict.explanation();
     }
 
     /**
