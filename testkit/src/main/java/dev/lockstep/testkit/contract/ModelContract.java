@@ -5,6 +5,7 @@ import static org.junit.jupiter.api.Assumptions.assumeTrue;
 
 import dev.lockstep.Locks;
 import dev.lockstep.testkit.model.GuardHistories;
+import dev.lockstep.testkit.model.KnownGroupHistories;
 import dev.lockstep.testkit.model.KnownHistories;
 import dev.lockstep.testkit.model.ModelChecker;
 import dev.lockstep.testkit.model.ModelRun;
@@ -27,7 +28,8 @@ import org.junit.jupiter.params.provider.EnumSource;
  *     ModelTest() { super("v5-pubsub-retry", PubSubLocks.class); }
  * }}</pre>
  *
- * <p>Each {@link KnownHistories known history} (the shrunk form of a failure found before) and each
+ * <p>Each {@link KnownHistories known history} (the shrunk form of a failure found before; over
+ * several names, {@link KnownGroupHistories}) and each
  * {@link GuardHistories guard} is replayed as it is, as a regression test. The seeds are fixed so that the suite is repeatable; {@code -Dlockstep.seed=N} plays seed N
  * instead, and {@code lab explore-model} draws fresh seeds for as long as you like. A failure
  * names its seed and shows the shrunk history with its timeline.
@@ -54,6 +56,12 @@ public abstract class ModelContract extends NamedStageContract {
     @ParameterizedTest(name = "{0}")
     @EnumSource(KnownHistories.class)
     void aHistoryThatBrokeOnceKeepsEveryCheck(KnownHistories known) {
+        replay(known.name(), known.appliesTo(ModelSetup.of(stage())), known.steps());
+    }
+
+    @ParameterizedTest(name = "{0}")
+    @EnumSource(KnownGroupHistories.class)
+    void aGroupHistoryThatBrokeOnceKeepsEveryCheck(KnownGroupHistories known) {
         replay(known.name(), known.appliesTo(ModelSetup.of(stage())), known.steps());
     }
 

@@ -145,7 +145,7 @@ final class Acquire {
         if (granted && owner.lostAt > attempt.start() && !earlierHoldLost) {
             // Granted while waiting in the background, then lost to a forceUnlock, a stall or a close that came after.
             owner.granted(attempt.start());
-            model.lost(c, t, step.side(), owner.lostAt, model.leaseNanos());
+            model.losses().lost(c, t, step.side(), owner.lostAt, model.leaseNanos());
             owner.beliefUnknown = true;
             run.log().note(actor, Kind.NOTE, step + " -> granted, and lost since");
             return Optional.empty();
@@ -187,7 +187,7 @@ final class Acquire {
                     System.nanoTime());
             if (owner.refusedUnderFault != null) {
                 // "Refused" is the lock's guess when its replies were lost: Redis may have granted it all the same.
-                model.unheardGrant(c, t, step.side(), System.nanoTime());
+                model.losses().unheardGrant(c, t, step.side(), System.nanoTime());
             }
             return settled;
         }

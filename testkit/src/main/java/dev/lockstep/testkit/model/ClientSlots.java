@@ -171,7 +171,7 @@ final class ClientSlots {
                 if (Step.isHandle(owner)) {
                     holds.get(loss.slot(), owner).lockToldAt = loss.at();
                 }
-                model.told(loss.slot(), owner, loss.side(), loss.at());
+                model.losses().told(loss.slot(), owner, loss.side(), loss.at());
             }
         }
     }

@@ -73,7 +73,7 @@ final class Extend {
             int holdCount = run.holdCount(c, t, side);
             // The new lease counts from the send: a reply slower than the lease may find the hold over already.
             long asked = System.nanoTime();
-            model.advance(asked);
+            model.losses().advance(asked);
             return model.settle(c, t, side, holdCount, false, asked);
         }
         if (outcome instanceof IllegalMonitorStateException refused) {
@@ -83,7 +83,7 @@ final class Extend {
                         + "holds " + owner + ": " + refused.getMessage()));
             }
             if (owner.mayHold()) {
-                model.lost(c, t, side, now, model.leaseNanos());
+                model.losses().lost(c, t, side, now, model.leaseNanos());
             }
             return model.settle(c, t, side, run.holdCount(c, t, side), false, now);
         }
@@ -134,7 +134,7 @@ final class Extend {
         }
         // A fixed lease may have run out since the last check (a held renewal was waited for first).
         long now = System.nanoTime();
-        run.model().advance(now);
+        run.model().losses().advance(now);
         return run.model().settle(c, t, side, after, false, now);
     }
 

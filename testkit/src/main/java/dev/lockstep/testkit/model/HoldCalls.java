@@ -131,7 +131,7 @@ final class HoldCalls {
                     + "holds " + owner + ": " + refused.getMessage()));
         }
         // Refused, or thrown with the outcome unknown: the handle is over, and its lease ends what Redis may keep.
-        model.lost(c, h, held.side, now, model.leaseNanos());
+        model.losses().lost(c, h, held.side, now, model.leaseNanos());
         return Optional.empty();
     }
 

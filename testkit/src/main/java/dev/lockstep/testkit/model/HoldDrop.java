@@ -45,7 +45,7 @@ final class HoldDrop {
         long now = System.nanoTime();
         run.log().note(actor, Kind.NOTE, step + " -> collected after " + (now - start) / 1_000_000 + " ms");
         if (!held.clientClosed && run.model().owner(c, h, held.side).mayHold()) {
-            run.model().lost(c, h, held.side, now, run.model().leaseNanos());
+            run.model().losses().lost(c, h, held.side, now, run.model().leaseNanos());
         } else {
             run.model().owner(c, h, held.side).settle(0);
         }

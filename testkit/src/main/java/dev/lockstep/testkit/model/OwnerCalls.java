@@ -42,7 +42,7 @@ final class OwnerCalls {
         links.forEach(FaultyLink::heal);
         run.noteStalls();
         long now = System.nanoTime();
-        run.model().shake(step.client(), step.thread(), now);
+        run.model().losses().shake(step.client(), step.thread(), now);
         for (Side side : Side.values()) {
             run.model().owner(step.client(), step.thread(), side).exposedUntil = now + run.model().leaseNanos();
         }

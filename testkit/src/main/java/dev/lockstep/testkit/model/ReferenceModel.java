@@ -27,12 +27,7 @@ import java.util.function.Function;
  * on a re-entry is caught: the set is {1, 2}, the unlock settles it at 0, and Redis must then store
  * nothing, where the defect leaves a count of 1 that renewals keep forever.
  *
- * <p><b>Losses.</b> A hold also ends without its owner's call: a {@code forceUnlock}, a stall past
- * the lease, a closed or crashed client, a fixed lease that ran out, a loss signal. The model then
- * settles the owner at 0 and gives its Redis field a deadline: gone within one lease (plus a slack
- * for a loaded machine), or the lock is stuck. A fault on a client's wire (a lost reply, a blip)
- * may cost its other holds their renewals; those owners are <em>shaken</em> for one lease, and
- * their counts are checked again only after it.
+ * <p><b>Losses.</b> A hold also ends without its owner's call; {@link Losses} keeps those.
  *
  * <p>After every step the model is held to the rules in {@code ModelRules}.
  */
@@ -42,6 +37,7 @@ final class ReferenceModel {
     private final Function<Integer, String[]> clientFields;
     private final OwnerModel[][][] owners = new OwnerModel[ModelSetup.CLIENTS][ModelSetup.OWNERS][ModelSetup.SIDES];
     private final Departures departures = new Departures();
+    private final Losses losses = new Losses(this);
 
     /** A model of a lock set up as {@code setup}; {@code clientFields} gives client slot c's owner fields, by thread. */
     ReferenceModel(ModelSetup setup, Function<Integer, String[]> clientFields) {
@@ -109,92 +105,6 @@ final class ReferenceModel {
     }
 
     /**
-     * Redis may have granted a call the owner was told was refused: a re-entry's extra count must end
-     * with the owner's last unlock, a first hold's field must run out within one lease, unrenewed. A
-     * group's share on the modelled name, which the owner's single hold renews, ends as a re-entry's
-     * does, with the single hold's last unlock.
-     */
-    void unheardGrant(int client, int thread, Side side, long now) {
-        OwnerModel owner = owner(client, thread, side);
-        if (owner.surelyHolds()) {
-            owner.unheardGrants++;
-        } else {
-            departures.depart(field(client, thread, side), now + leaseNanos());
-            OwnerModel single = owner(client, thread, Side.WRITE);
-            if (side == Side.GROUP && single.surelyHolds()) {
-                single.unheardGrants++;
-            }
-        }
-    }
-
-    /** The hold is gone without its owner's call: count 0, and its field must leave Redis within {@code within}. */
-    void lost(int client, int thread, Side side, long now, long within) {
-        OwnerModel owner = owner(client, thread, side);
-        if (owner.mayHold()) {
-            // An explicit lease longer than the bound keeps the field in Redis until it runs out.
-            long end = Math.max(now + within, owner.leaseEndBound + ModelSetup.SLACK.toNanos());
-            departures.depart(field(client, thread, side), end);
-        }
-        owner.lostAt = now;
-        owner.lossSignalled = false;
-        owner.settle(0);
-    }
-
-    /** Every hold of client slot {@code client} is gone (closed, crashed, stalled past its lease). */
-    void clientLost(int client, long now, long within) {
-        for (int t = 0; t < ModelSetup.OWNERS; t++) {
-            for (Side side : Side.values()) {
-                lost(client, t, side, now, within);
-            }
-        }
-    }
-
-    /** A fault hit client slot {@code client}'s wire: its holds may be lost unannounced for one lease. */
-    void shake(int client, long now) {
-        shake(client, -1, now);
-    }
-
-    /**
-     * A fault on thread {@code caller}'s call hit client slot {@code client}'s wire: the other owners'
-     * renewals may have failed. The caller's own doubt is in its set of counts, and its next call settles it.
-     */
-    void shake(int client, int caller, long now) {
-        for (int t = 0; t < ModelSetup.OWNERS; t++) {
-            if (t == caller) {
-                continue;
-            }
-            for (Side side : Side.values()) {
-                owner(client, t, side).shakenUntil = now + leaseNanos();
-            }
-        }
-    }
-
-    /** The lock told {@code thread} at {@code toldAt} that its hold was lost: the field must be gone a lease later. */
-    void told(int client, int thread, Side side, long toldAt) {
-        OwnerModel owner = owner(client, thread, side);
-        if (toldAt > owner.grantedAt && owner.mayHold()) {
-            lost(client, thread, side, toldAt, leaseNanos());
-            owner.lossSignalled = true;
-        }
-    }
-
-    /** Fixed leases that ran out end their holds; the lock may not know yet, Redis must drop the field. */
-    void advance(long now) {
-        for (int c = 0; c < ModelSetup.CLIENTS; c++) {
-            for (int t = 0; t < ModelSetup.OWNERS; t++) {
-                for (Side side : Side.values()) {
-                    OwnerModel owner = owner(c, t, side);
-                    if (owner.fixedLeaseEnd > 0 && now > owner.fixedLeaseEnd && !owner.mixedLease) {
-                        long end = owner.fixedLeaseEnd;
-                        lost(c, t, side, end, ModelSetup.SLACK.toNanos());
-                        owner.beliefUnknown = true;
-                    }
-                }
-            }
-        }
-    }
-
-    /**
      * A call of this owner returned (granted, refused or, when {@code released}, unlocked), and the
      * lock now reports {@code holdCount}: the count must be one the model allows, and becomes the only
      * one. A count of 0 that no unlock explains is a loss after a fault, excused for one lease; so is
@@ -220,19 +130,10 @@ final class ReferenceModel {
         return Optional.empty();
     }
 
-    /**
-     * By when (nanoTime) {@code victims} ({client, thread, side}), whose holds were just taken away,
-     * must have been told: within one lease, or (a hold with an explicit lease, which no renewal
-     * checks) when that lease runs out. Asked before their losses are noted.
-     */
-    long toldBy(List<int[]> victims, long now) {
-        long by = now + leaseNanos();
-        for (int[] v : victims) {
-            by = Math.max(by, owner(v[0], v[1], Side.values()[v[2]]).leaseEndBound + ModelSetup.SLACK.toNanos());
-        }
-        return by;
+    /** How holds end without their owners' calls. */
+    Losses losses() {
+        return losses;
     }
-
 
     /** The fields that must leave Redis, and by when. */
     Departures departures() {

@@ -47,7 +47,7 @@ final class Release {
                 return Optional.of(new Violation("unlock-refused", step + " was refused, but the model says the thread "
                         + "holds " + owner + ": " + refused.getMessage()));
             }
-            model.lost(c, t, step.side(), now, model.leaseNanos());
+            model.losses().lost(c, t, step.side(), now, model.leaseNanos());
             return model.settle(c, t, step.side(), run.holdCount(c, t, step.side()), false, now);
         }
         run.log().note(actor, Kind.NOTE, step + " -> threw, outcome unknown: " + OwnerCalls.describe(outcome));
@@ -69,7 +69,7 @@ final class Release {
         run.log().note(actor, Kind.NOTE, step + " -> " + OwnerCalls.describe(outcome));
         if (!(outcome instanceof Boolean)) {
             for (int c = 0; c < ModelSetup.CLIENTS; c++) {
-                model.shake(c, now);
+                model.losses().shake(c, now);
             }
             return Optional.empty();
         }
@@ -80,8 +80,8 @@ final class Release {
                 ? holders.stream().filter(v -> v[2] == Side.READ.ordinal()).toList() : holders;
         // A single name's force leaves a group's other name in Redis until its lease runs out.
         long within = run.setup().severalNames() ? model.leaseNanos() : ModelSetup.SLACK.toNanos();
-        long toldBy = model.toldBy(victims, now);
-        victims.forEach(v -> model.lost(v[0], v[1], Side.values()[v[2]], now, within));
+        long toldBy = model.losses().toldBy(victims, now);
+        victims.forEach(v -> model.losses().lost(v[0], v[1], Side.values()[v[2]], now, within));
         // Granted just before the force, such a hold is gone unannounced until its next renewal looks.
         underWay.forEach(v -> model.owner(v[0], v[1], Side.values()[v[2]]).shakenUntil = now + model.leaseNanos());
         return notice.awaitTold(victims, "lost its hold to " + step, toldBy);

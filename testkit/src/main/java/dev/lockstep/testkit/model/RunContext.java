@@ -38,7 +38,7 @@ record RunContext(ModelSetup setup, ReferenceModel model, OwnerThreads threads, 
         if (worst > STALL_EXCUSED_MILLIS) {
             long now = System.nanoTime();
             for (int c = 0; c < ModelSetup.CLIENTS; c++) {
-                model.shake(c, now);
+                model.losses().shake(c, now);
             }
             log.line(String.format("%6d ms  the machine stalled %d ms: every hold may have missed a renewal",
                     log.history().now() / 1_000_000, worst));

@@ -39,7 +39,7 @@ final class StepCheck {
         run.noteStalls();
         ReferenceModel model = run.model();
         long now = System.nanoTime();
-        model.advance(now);
+        model.losses().advance(now);
         run.clients().drainTold(model);
         int[][][] beliefs = new int[ModelSetup.CLIENTS][ModelSetup.OWNERS][ModelSetup.SIDES];
         boolean[][][] held = new boolean[ModelSetup.CLIENTS][ModelSetup.OWNERS][ModelSetup.SIDES];

@@ -84,7 +84,7 @@ final class StepExecutor {
         long closed = System.nanoTime();
         run.clients().holds().clientClosed(step.client());
         links.forEach(FaultyLink::heal);
-        model.clientLost(step.client(), closed, model.leaseNanos());
+        model.losses().clientLost(step.client(), closed, model.leaseNanos());
         Optional<Violation> waiter = background.endedWithClient(step.client());
         if (waiter.isPresent()) {
             return waiter;
@@ -117,12 +117,12 @@ final class StepExecutor {
                 OwnerModel owner = model.owner(v[0], v[1], Side.values()[v[2]]);
                 return !owner.inFlight && !owner.mixedLease && owner.fixedLeaseEnd <= healed;
             }).toList();
-            long toldBy = model.toldBy(victims, healed);
-            victims.forEach(v -> model.lost(v[0], v[1], Side.values()[v[2]], System.nanoTime(), ModelSetup.SLACK.toNanos()));
-            model.shake(step.client(), System.nanoTime());
+            long toldBy = model.losses().toldBy(victims, healed);
+            victims.forEach(v -> model.losses().lost(v[0], v[1], Side.values()[v[2]], System.nanoTime(), ModelSetup.SLACK.toNanos()));
+            model.losses().shake(step.client(), System.nanoTime());
             return notice.awaitTold(victims, "stalled past its lease", toldBy);
         }
-        model.shake(step.client(), System.nanoTime());
+        model.losses().shake(step.client(), System.nanoTime());
         return Optional.empty();
     }
 
@@ -133,7 +133,7 @@ final class StepExecutor {
             node.killClients("pubsub");
         });
         for (int c = 0; c < ModelSetup.CLIENTS; c++) {
-            run.model().shake(c, now);
+            run.model().losses().shake(c, now);
         }
         run.log().note(History.REDIS, Kind.FAULT, step.toString());
         return Optional.empty();
