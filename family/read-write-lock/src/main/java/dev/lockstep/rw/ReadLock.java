@@ -49,11 +49,14 @@ final class ReadLock extends PubSubLock {
                 List.of(owner, RwKeys.READ_RELEASED, Integer.toString(holds), Long.toString(writeLeaseLeft(owner))));
     }
 
-    /** How long, in whole ms and at least 1, the hash must live for {@code owner}'s write hold, if it has one. */
+    /**
+     * How long, in whole ms and at least 1, the hash must live for {@code owner}'s write hold, if it has one:
+     * rounded down, since Redis counts it from a moment later than now.
+     */
     private long writeLeaseLeft(String owner) {
         HeldState write = writeLock.holdOf(threadOf(owner));
         long left = write.depth() > 0 ? write.leaseEndNanos() - System.nanoTime() : 0;
-        return Math.max(1, (left + 999_999) / 1_000_000);
+        return Math.max(1, left / 1_000_000);
     }
 
     /** Whether readers hold the lock: the hash is in read mode. */

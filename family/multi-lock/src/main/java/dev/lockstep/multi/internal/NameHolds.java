@@ -79,6 +79,7 @@ public final class NameHolds {
     /**
      * How long, in whole ms and at least 1, {@code name} must stay in Redis for thread {@code threadId}'s
      * holds of it through the client's locks other than {@code leaving}: until the latest lease Redis was told for them.
+     * Rounded down, since Redis counts it from a moment later than now: never past the lease the holds were given.
      */
     long leaseLeftWithout(NameGroupLock leaving, String name, long threadId) {
         long now = System.nanoTime();
@@ -90,7 +91,7 @@ public final class NameHolds {
                 latest = held.leaseEndNanos();
             }
         }
-        return Math.max(1, (latest - now + 999_999) / 1_000_000);
+        return Math.max(1, (latest - now) / 1_000_000);
     }
 
     private void forgetCollected() {
