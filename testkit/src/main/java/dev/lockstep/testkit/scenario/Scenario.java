@@ -3,6 +3,8 @@ package dev.lockstep.testkit.scenario;
 import dev.lockstep.Guarantee;
 import dev.lockstep.testkit.client.ClientProcess;
 import dev.lockstep.testkit.history.History;
+import dev.lockstep.testkit.history.History.Kind;
+import dev.lockstep.testkit.history.KeyOwnership;
 import dev.lockstep.testkit.stage.Stage;
 import java.util.Set;
 
@@ -106,6 +108,19 @@ public abstract class Scenario {
             throw new TooSlowToPlay(holder.name() + " does not hold the lock it just took");
         }
         return token;
+    }
+
+    /**
+     * Whether {@code lane}'s key outlived its unlock at {@code released} (nanoseconds into the history)
+     * by its lease: it expired after it, on the node or on a quorum of nodes. A waiter late after the
+     * unlock with no such expiry was kept out by a machine busy with other work, not by a count left
+     * behind: the lock was free, or freed by the unlock's own late requests.
+     */
+    protected static boolean keyOutlivedUnlock(History history, String lane, long released, Stage stage) {
+        long expiredOn = KeyOwnership.of(history).holds().stream()
+                .filter(hold -> hold.owner().equals(lane) && hold.end() == Kind.EXPIRED && hold.to() > released)
+                .map(KeyOwnership.Hold::node).distinct().count();
+        return expiredOn >= (stage.multiNode() ? Stage.QUORUM_NODES / 2 + 1 : 1);
     }
 
     /**
