@@ -27,7 +27,11 @@ class OneScriptTest extends SingleNodeTest {
             .withWatchdogTimeout(Duration.ofMillis(600)).withSpinInterval(Duration.ofMillis(20));
 
     private MultiNameLocks client() {
-        return closedAfter(new MultiNameLocks(closedAfter(node.newClient()), OPTIONS));
+        return client(OPTIONS);
+    }
+
+    private MultiNameLocks client(LockOptions options) {
+        return closedAfter(new MultiNameLocks(closedAfter(node.newClient()), options));
     }
 
     private static Map<String, String> hash(String key) {
@@ -51,7 +55,8 @@ class OneScriptTest extends SingleNodeTest {
 
     @Test
     void threeNamesAreTakenInOneScriptAndGivenBackInOne() {
-        MultiNameLocks locks = client();
+        // The default lease: no renewal script falls between the lock and the unlock, however slow the machine.
+        MultiNameLocks locks = client(LockOptions.defaults());
         DistLock whole = locks.getAll("payment", "inventory", "order");
         assertInstanceOf(NameGroupLock.class, whole, "one server: one lock over all three");
         assertEquals("inventory+order+payment", whole.name());
