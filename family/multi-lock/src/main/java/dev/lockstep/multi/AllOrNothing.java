@@ -57,7 +57,7 @@ final class AllOrNothing {
             if (taken.size() == parts.size()) {
                 return true;
             }
-            throwIfFailed(giveBack(taken));
+            giveBackRound(taken);
             long pause = ThreadLocalRandom.current().nextLong(slice.toNanos() + 1);
             if (waitNanos >= 0 && deadline - System.nanoTime() <= pause) {
                 return false;
@@ -76,6 +76,21 @@ final class AllOrNothing {
         if (failed != null) {
             throw failed;
         }
+    }
+
+    /**
+     * Gives back what a round took. An interrupt that came meanwhile (on a virtual thread it closes the
+     * socket under the unlock) is what the caller hears of when an unlock failed: it asked to be
+     * interruptible, and a part whose unlock failed keeps its hold only until its lease ends.
+     */
+    private static void giveBackRound(List<DistLock> taken) throws InterruptedException {
+        RuntimeException failed = giveBack(taken);
+        if (failed != null && Thread.interrupted()) {
+            InterruptedException interrupted = new InterruptedException("interrupted while giving back the parts taken");
+            interrupted.addSuppressed(failed);
+            throw interrupted;
+        }
+        throwIfFailed(failed);
     }
 
     /** Unlocks {@code taken}, the last first, whatever the others do: the first failure (the rest in it), or null. */
