@@ -7,10 +7,10 @@ import dev.lockstep.Locks;
 import dev.lockstep.testkit.model.GuardHistories;
 import dev.lockstep.testkit.model.KnownGroupHistories;
 import dev.lockstep.testkit.model.KnownHistories;
+import dev.lockstep.testkit.model.ReplayedHistory;
 import dev.lockstep.testkit.model.ModelChecker;
 import dev.lockstep.testkit.model.ModelRun;
 import dev.lockstep.testkit.model.ModelSetup;
-import dev.lockstep.testkit.model.Step;
 import java.util.List;
 import java.util.Optional;
 import org.junit.jupiter.api.Test;
@@ -56,27 +56,27 @@ public abstract class ModelContract extends NamedStageContract {
     @ParameterizedTest(name = "{0}")
     @EnumSource(KnownHistories.class)
     void aHistoryThatBrokeOnceKeepsEveryCheck(KnownHistories known) {
-        replay(known.name(), known.appliesTo(ModelSetup.of(stage())), known.steps());
+        replay(known);
     }
 
     @ParameterizedTest(name = "{0}")
     @EnumSource(KnownGroupHistories.class)
     void aGroupHistoryThatBrokeOnceKeepsEveryCheck(KnownGroupHistories known) {
-        replay(known.name(), known.appliesTo(ModelSetup.of(stage())), known.steps());
+        replay(known);
     }
 
     @ParameterizedTest(name = "{0}")
     @EnumSource(GuardHistories.class)
     void aGuardHistoryKeepsEveryCheck(GuardHistories guard) {
-        replay(guard.name(), guard.appliesTo(ModelSetup.of(stage())), guard.steps());
+        replay(guard);
     }
 
-    /** Plays the history {@code name} when it {@code applies} to this stage; fails with its timeline if it breaks a rule. */
-    private void replay(String name, boolean applies, List<Step> steps) {
-        assumeTrue(applies, "needs a read side, or several names");
-        ModelRun.Result result = ModelRun.play(ModelSetup.of(stage()), fixture(), steps);
+    /** Plays {@code history} when it applies to this stage; fails with its timeline if it breaks a rule. */
+    private void replay(ReplayedHistory history) {
+        assumeTrue(history.appliesTo(ModelSetup.of(stage())), "needs a read side, or several names");
+        ModelRun.Result result = ModelRun.play(ModelSetup.of(stage()), fixture(), history.steps());
         if (result.violation().isPresent()) {
-            fail(stage() + " broke " + result.violation().get() + " in known history " + name + ":\n"
+            fail(stage() + " broke " + result.violation().get() + " in known history " + history.name() + ":\n"
                     + result.timeline());
         }
     }

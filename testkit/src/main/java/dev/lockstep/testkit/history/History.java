@@ -7,6 +7,7 @@ import java.util.LinkedHashMap;
 import java.util.LinkedHashSet;
 import java.util.List;
 import java.util.Map;
+import java.util.Optional;
 import java.util.Set;
 
 /**
@@ -115,6 +116,11 @@ public final class History {
         return System.nanoTime() - origin;
     }
 
+    /** The {@link System#nanoTime()} of {@code at}, nanoseconds since the history began. */
+    public long nanoTimeOf(long at) {
+        return origin + at;
+    }
+
     /** Records {@code kind} for {@code actor} now. */
     public void record(String actor, Kind kind, String detail) {
         long now = now();
@@ -212,6 +218,11 @@ public final class History {
         List<Event> copy = new ArrayList<>(events);
         copy.sort(Comparator.comparingLong(Event::at));
         return copy;
+    }
+
+    /** The first event of {@code kind} by {@code actor}, if there is one. */
+    public Optional<Event> first(String actor, Kind kind) {
+        return events().stream().filter(e -> e.actor().equals(actor) && e.kind() == kind).findFirst();
     }
 
     /** The last event of {@code kind} by {@code actor}; throws when there is none. */

@@ -10,7 +10,7 @@ import java.util.List;
  * run that drew it, and each was played on a copy of the library with its defect put back, to be
  * sure the model notices. Replayed like {@link KnownHistories}, on every stage they apply to.
  */
-public enum GuardHistories {
+public enum GuardHistories implements ReplayedHistory {
 
     /** A handle's extend refused at the call (under the 10 ms minimum) leaves the handle valid and its hold as it was. */
     REFUSED_EXTEND_KEEPS_THE_HANDLE_VALID(HistoryNeeds.ANY_LOCK,
@@ -82,12 +82,12 @@ public enum GuardHistories {
         this.steps = List.of(steps);
     }
 
-    /** Whether the history applies to a lock set up as {@code setup}: it may need a read side, or several names. */
+    @Override
     public boolean appliesTo(ModelSetup setup) {
         return needs.metBy(setup);
     }
 
-    /** The steps, played as they are. */
+    @Override
     public List<Step> steps() {
         return steps;
     }

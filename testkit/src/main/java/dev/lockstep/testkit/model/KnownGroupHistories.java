@@ -10,7 +10,7 @@ import java.util.List;
  * a group at once, which is where the lock and the model went wrong. Replayed the same way, on the
  * stages with several names.
  */
-public enum KnownGroupHistories {
+public enum KnownGroupHistories implements ReplayedHistory {
 
     /**
      * A thread holds a name alone with a fixed lease and is inside its group's lock call when another
@@ -80,12 +80,12 @@ public enum KnownGroupHistories {
         this.steps = List.of(steps);
     }
 
-    /** Whether the history applies to a lock set up as {@code setup}: it needs several names. */
+    @Override
     public boolean appliesTo(ModelSetup setup) {
         return HistoryNeeds.SEVERAL_NAMES.metBy(setup);
     }
 
-    /** The steps, played as they are. */
+    @Override
     public List<Step> steps() {
         return steps;
     }

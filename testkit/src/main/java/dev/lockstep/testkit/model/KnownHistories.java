@@ -10,7 +10,7 @@ import java.util.List;
  * stage it applies to, and must keep every check of the model. They are the shrunk form of what
  * {@code lab explore-model} found. {@link GuardHistories} pin promises that a lock could easily break.
  */
-public enum KnownHistories {
+public enum KnownHistories implements ReplayedHistory {
 
     /** A holder re-enters, the reply is lost (Redis counted 2), one unlock: the lock must be free, not renewed at 1. */
     LOST_REPLY_ON_REENTRY(HistoryNeeds.ANY_LOCK,
@@ -183,12 +183,12 @@ public enum KnownHistories {
         this.steps = List.of(steps);
     }
 
-    /** Whether the history applies to a lock set up as {@code setup}: it may need a read side, or several names. */
+    @Override
     public boolean appliesTo(ModelSetup setup) {
         return needs.metBy(setup);
     }
 
-    /** The steps, played as they are. */
+    @Override
     public List<Step> steps() {
         return steps;
     }

@@ -141,14 +141,13 @@ public final class CrowdedWait extends Scenario {
      * work delays every thread alike, and that is not the lock noticing a release late.
      */
     private static long lagPercentile(History history, double percentile) {
-        long origin = System.nanoTime() - history.now();
         List<Long> lags = new ArrayList<>();
         Event release = null;
         for (Event e : history.events()) {
             if (e.kind() == Kind.UNLOCK && e.depth() == 0) {
                 release = e;
             } else if (e.kind() == Kind.ACQUIRED && release != null) {
-                long stalled = Stalls.nanosBetween(origin + release.at(), origin + e.at());
+                long stalled = Stalls.nanosBetween(history.nanoTimeOf(release.at()), history.nanoTimeOf(e.at()));
                 lags.add(Math.max(0, e.at() - release.at() - stalled) / 1_000_000);
                 release = null;
             }

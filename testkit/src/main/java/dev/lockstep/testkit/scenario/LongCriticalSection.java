@@ -13,6 +13,7 @@ import dev.lockstep.testkit.stage.Stage;
 import dev.lockstep.testkit.watch.Stalls;
 import java.time.Duration;
 import java.util.List;
+import java.util.Optional;
 import java.util.concurrent.Future;
 
 /**
@@ -82,12 +83,12 @@ public final class LongCriticalSection extends Scenario {
      * the lock said so. On a machine that lets the watchdog run, a lock that renews keeps A's lease.
      */
     private static void requireRenewalsHadTheirTurn(History history) {
-        List<Event> told = history.events().stream().filter(e -> e.actor().equals("A") && e.kind() == Kind.LOST).toList();
+        Optional<Event> told = history.first("A", Kind.LOST);
         if (told.isEmpty()) {
             return;
         }
-        long origin = System.nanoTime() - history.now();
-        long stalled = Stalls.nanosBetween(origin + history.last("A", Kind.ACQUIRED).at(), origin + told.get(0).at());
+        long stalled = Stalls.nanosBetween(history.nanoTimeOf(history.last("A", Kind.ACQUIRED).at()),
+                history.nanoTimeOf(told.get().at()));
         if (stalled > RENEWAL_MARGIN.toNanos()) {
             throw new TooSlowToPlay("A was told its lease was lost after this JVM's threads waited "
                     + stalled / 1_000_000 + " ms to run: the machine starved the renewals");

@@ -96,10 +96,7 @@ public final class LostReentryReply extends Scenario {
         }
         long lagMillis = (history.last("B", Kind.ACQUIRED).at() - released) / 1_000_000;
         if (lagMillis > PROMPTLY.toMillis()) {
-            if (!keyOutlivedUnlock(history, "A", released, stage)) {
-                throw new TooSlowToPlay("B got the lock " + lagMillis + " ms after A's unlock, yet no lease of A's "
-                        + "ran out after it: the machine, not a count left behind, kept B out");
-            }
+            requireKeyOutlivedUnlock(history, "A", "B", released, lagMillis, stage, "a count left behind");
             return Verdict.violated("A unlocked its one hold at " + released / 1_000_000 + " ms, but B got the lock "
                     + "only " + lagMillis + " ms later, when the lease ran out: Redis still counted the failed re-entry.");
         }

@@ -77,8 +77,8 @@ public final class PartitionedHolder extends Scenario {
         if (!bGotIt) {
             return Verdict.violated("B never took the lock after A's lease ran out.");
         }
-        long bAcquired = first(history, "B", Kind.ACQUIRED).orElseThrow().at();
-        Optional<Event> told = first(history, "A", Kind.LOST);
+        long bAcquired = history.first("B", Kind.ACQUIRED).orElseThrow().at();
+        Optional<Event> told = history.first("A", Kind.LOST);
         if (told.isEmpty()) {
             return Verdict.violated("B took the lock at " + bAcquired / 1_000_000
                     + " ms while A, cut off from Redis, was never told it had lost it.");
@@ -89,9 +89,5 @@ public final class PartitionedHolder extends Scenario {
         }
         return Verdict.held("A was told at " + told.get().millis() + " ms that its lease was lost; B took the lock at "
                 + bAcquired / 1_000_000 + " ms, after that.");
-    }
-
-    private static Optional<Event> first(History history, String actor, Kind kind) {
-        return history.events().stream().filter(e -> e.actor().equals(actor) && e.kind() == kind).findFirst();
     }
 }

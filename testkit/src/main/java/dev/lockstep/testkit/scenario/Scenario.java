@@ -111,16 +111,23 @@ public abstract class Scenario {
     }
 
     /**
-     * Whether {@code lane}'s key outlived its unlock at {@code released} (nanoseconds into the history)
-     * by its lease: it expired after it, on the node or on a quorum of nodes. A waiter late after the
-     * unlock with no such expiry was kept out by a machine busy with other work, not by a count left
-     * behind: the lock was free, or freed by the unlock's own late requests.
+     * {@code waiter} got the lock {@code lagMillis} after {@code holder}'s unlock at {@code released}
+     * (nanoseconds into the history), later than a free lock takes: that counts against the lock only
+     * when {@code holder}'s key outlived the unlock by its lease, expiring after it on the node or on a
+     * quorum of nodes. With no such expiry a machine busy with other work kept the waiter out, not
+     * {@code suspect}: the lock was free, or freed by the unlock's own late requests, and the play is
+     * too slow to judge.
      */
-    protected static boolean keyOutlivedUnlock(History history, String lane, long released, Stage stage) {
+    protected static void requireKeyOutlivedUnlock(History history, String holder, String waiter, long released,
+            long lagMillis, Stage stage, String suspect) {
         long expiredOn = KeyOwnership.of(history).holds().stream()
-                .filter(hold -> hold.owner().equals(lane) && hold.end() == Kind.EXPIRED && hold.to() > released)
+                .filter(hold -> hold.owner().equals(holder) && hold.end() == Kind.EXPIRED && hold.to() > released)
                 .map(KeyOwnership.Hold::node).distinct().count();
-        return expiredOn >= (stage.multiNode() ? Stage.QUORUM_NODES / 2 + 1 : 1);
+        if (expiredOn < (stage.multiNode() ? Stage.QUORUM_NODES / 2 + 1 : 1)) {
+            throw new TooSlowToPlay(waiter + " got the lock " + lagMillis + " ms after " + holder + "'s unlock, yet no "
+                    + "lease of " + holder + "'s ran out after it: the machine, not " + suspect + ", kept " + waiter
+                    + " out");
+        }
     }
 
     /**
